@@ -1,0 +1,37 @@
+"""Solvers and their registry: `get_solver(name, **params)` builds one by name.
+
+The registry maps a name to "module:Class" so that importing this package does
+not import every solver's libraries (mealpy alone takes seconds to import).
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from .base import Budget, Run, Solver, SolveResult
+
+REGISTRY: dict[str, str] = {
+    "exact": "sudoku_course.solvers.exact:ExactSolver",
+    "backtracking": "sudoku_course.solvers.exact:NaiveBacktracking",
+}
+
+
+def available_solvers() -> list[str]:
+    """Names accepted by get_solver, sorted."""
+    return sorted(REGISTRY)
+
+
+def solver_class(name: str) -> type[Solver]:
+    """The class registered under `name`."""
+    if name not in REGISTRY:
+        raise ValueError(f"unknown solver {name!r}; available: {', '.join(available_solvers())}")
+    module, cls = REGISTRY[name].split(":")
+    return getattr(import_module(module), cls)
+
+
+def get_solver(name: str, **params) -> Solver:
+    """Build the solver registered under `name` with its constructor parameters."""
+    return solver_class(name)(**params)
+
+
+__all__ = ["Budget", "Run", "SolveResult", "Solver", "available_solvers", "get_solver", "solver_class"]

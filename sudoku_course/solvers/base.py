@@ -1,0 +1,146 @@
+"""The solver contract: `solve(puzzle, *, seed, budget, callback) -> SolveResult`.
+
+Every solver subclasses `Solver` and implements `_search`. The base class
+checks the puzzle, copies it (the caller's grid is never modified), times the
+run, counts evaluations through a `Run`, and builds the `SolveResult`.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..cost import conflicts
+from ..grid import SudokuGrid, as_grid
+
+Callback = Callable[[int, int], "bool | None"]
+"""Called as callback(iteration, best_cost) after each iteration; return True to stop."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits of one run: evaluations of the cost (reproducible) and/or seconds."""
+
+    evaluations: int | None = None
+    seconds: float | None = None
+
+    @classmethod
+    def coerce(cls, budget: Budget | int | None) -> Budget:
+        """Accept a Budget, a number of evaluations, or None (no limit)."""
+        if budget is None or isinstance(budget, Budget):
+            return budget or cls()
+        if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget <= 0:
+            raise ValueError(f"budget must be a positive number of evaluations or a Budget, got {budget!r}")
+        return cls(evaluations=int(budget))
+
+
+@dataclass
+class SolveResult:
+    """What every solver returns."""
+
+    grid: SudokuGrid
+    solved: bool
+    cost: int
+    evaluations: int
+    iterations: int = 0
+    restarts: int = 0
+    seconds: float = 0.0
+    history: list[int] = field(default_factory=list)
+    seed: int | None = None
+    solver: str = ""
+    stats: dict[str, int] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        status = "solved" if self.solved else f"not solved ({self.cost} conflicts left)"
+        extra = "".join(f", {k}={v}" for k, v in self.stats.items())
+        return (
+            f"{self.solver}: {status} in {self.seconds * 1000:.1f} ms, "
+            f"{self.evaluations} evaluations, {self.iterations} iterations, {self.restarts} restarts{extra}"
+        )
+
+
+class Run:
+    """Book-keeping of one run: evaluations, iterations, history, budget and callback."""
+
+    def __init__(self, budget: Budget, callback: Callback | None = None) -> None:
+        self.budget = budget
+        self.callback = callback
+        self.evaluations = 0
+        self.iterations = 0
+        self.restarts = 0
+        self.history: list[int] = []
+        self.stats: dict[str, int] = {}
+        self.stopped = False
+        self._start = time.perf_counter()
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self._start
+
+    def count(self, evaluations: int = 1) -> None:
+        """Record evaluations of the cost function."""
+        self.evaluations += evaluations
+
+    def remaining(self) -> int | None:
+        """Evaluations left in the budget (None: unlimited)."""
+        if self.budget.evaluations is None:
+            return None
+        return max(0, self.budget.evaluations - self.evaluations)
+
+    def exhausted(self) -> bool:
+        """True once the evaluation or time budget is spent, or a callback asked to stop."""
+        if self.stopped:
+            return True
+        if self.budget.evaluations is not None and self.evaluations >= self.budget.evaluations:
+            return True
+        return self.budget.seconds is not None and self.seconds >= self.budget.seconds
+
+    def record(self, best_cost: int) -> bool:
+        """End an iteration with its best cost; return True if the run must stop."""
+        self.iterations += 1
+        self.history.append(int(best_cost))
+        if self.callback is not None and self.callback(self.iterations, int(best_cost)):
+            self.stopped = True
+        return best_cost == 0 or self.exhausted()
+
+
+class Solver(ABC):
+    """Base class of every solver; parameters go in the constructor."""
+
+    name = "solver"
+
+    def solve(self, puzzle, *, seed: int | None = None, budget=None, callback: Callback | None = None) -> SolveResult:
+        """Solve `puzzle` (a SudokuGrid, a string or an array) without modifying it."""
+        grid = as_grid(puzzle)
+        grid.check_givens()
+        if seed is None:
+            seed = int(np.random.SeedSequence().entropy % 2**32)
+        run = Run(Budget.coerce(budget), callback)
+        best = self._search(grid, np.random.default_rng(seed), run)
+        if not (best.cells[grid.givens] == grid.cells[grid.givens]).all():
+            raise RuntimeError(f"{self.name} changed a given: this is a bug")
+        return SolveResult(
+            grid=best,
+            solved=best.is_solved(),
+            cost=conflicts(best),
+            evaluations=run.evaluations,
+            iterations=run.iterations,
+            restarts=run.restarts,
+            seconds=run.seconds,
+            history=run.history,
+            seed=seed,
+            solver=self.name,
+            stats=run.stats,
+        )
+
+    @abstractmethod
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+        """Search from `puzzle` (a private copy) and return the best grid found."""
+
+    def __repr__(self) -> str:
+        params = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
+        return f"{type(self).__name__}({params})"
