@@ -8,6 +8,7 @@ Cells are addressed by (row, column), both counted from 0.
 from __future__ import annotations
 
 import html
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 
@@ -70,8 +71,8 @@ class SudokuGrid:
         array = np.array(cells, dtype=np.int64)
         if array.ndim == 1:
             array = _square(array)
-        n = array.shape[0]
-        if array.ndim != 2 or array.shape != (n, n) or n not in SIDES:
+        n = array.shape[0] if array.ndim == 2 else 0
+        if array.shape != (n, n) or n not in SIDES:
             raise InvalidPuzzleError(f"expected a square grid of side 4, 9, 16 or 25, got shape {array.shape}")
         self.box_size = box_size or int(round(n**0.5))
         if self.box_size**2 != n:
@@ -89,13 +90,15 @@ class SudokuGrid:
     def from_string(cls, text: str, box_size: int | None = None, *, validate: bool = True) -> SudokuGrid:
         """Read a grid from one line or a drawing (`.0X-*` are empty; `|`, `+`, spaces ignored)."""
         values = []
-        for line_no, line in enumerate(text.splitlines() or [""], start=1):
-            if _is_separator(line):
+        lines = text.splitlines() or [""]
+        separators = _separator_lines(lines)
+        for line_no, line in enumerate(lines, start=1):
+            if line_no - 1 in separators:
                 continue
             for col_no, char in enumerate(line, start=1):
                 if char.isspace() or char in DRAWING_CHARS:
                     continue
-                if char in EMPTY_CHARS:
+                if char.upper() in EMPTY_CHARS:
                     values.append(0)
                 elif char.upper() in SYMBOLS:
                     values.append(SYMBOLS.index(char.upper()) + 1)
@@ -275,9 +278,25 @@ def _square(values: np.ndarray) -> np.ndarray:
     return values.reshape(side, side)
 
 
-def _is_separator(line: str) -> bool:
-    """A drawing line such as `------+-------+------`, which holds no cell."""
-    stripped = line.strip()
-    if not stripped or set(stripped) - set("-+=|"):
-        return False
-    return "+" in stripped or "=" in stripped or stripped.count("-") not in SIDES
+def _separator_lines(lines: list[str]) -> set[int]:
+    """Indices of the drawing lines (such as `------+-------+------`) that hold no cell.
+
+    Only a drawing (a text with `|`, `+` or `=`) has separators. There, a line of
+    `-`, `+`, `=` and `|` is a separator if it holds `+` or `=`, or if its number of
+    dashes differs from the usual number of cells per row; otherwise its dashes are
+    empty cells (a row such as `---|---|---`).
+    """
+    if not set("|+=") & set("".join(lines)):
+        return set()
+
+    def is_rule(line: str) -> bool:
+        return bool(line.strip()) and not set(line.strip()) - set("-+=| ")
+
+    cell_lines = [line for line in lines if not is_rule(line)]
+    widths = Counter(sum(not c.isspace() and c not in DRAWING_CHARS for c in line) for line in cell_lines)
+    row_width = widths.most_common(1)[0][0] if widths else None
+    return {
+        i
+        for i, line in enumerate(lines)
+        if is_rule(line) and ("+" in line or "=" in line or line.count("-") != row_width)
+    }

@@ -120,7 +120,7 @@ class Solver(ABC):
         if seed is None:
             seed = int(np.random.SeedSequence().entropy % 2**32)
         run = Run(Budget.coerce(budget), callback)
-        best = self._search(grid, np.random.default_rng(seed), run)
+        best = self._search(grid.copy(), np.random.default_rng(seed), run)
         if not (best.cells[grid.givens] == grid.cells[grid.givens]).all():
             raise RuntimeError(f"{self.name} changed a given: this is a bug")
         return SolveResult(

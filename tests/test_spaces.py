@@ -1,0 +1,326 @@
+"""Tests of sudoku_course.spaces: invariants, decoding, encoding and moves of every representation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudoku_course.cost import conflicts, unit_conflicts
+from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
+from sudoku_course.spaces import (
+    BoxPermutationSpace,
+    CellSpace,
+    ContinuousSpace,
+    RandomKeySpace,
+    RowPermutationSpace,
+    Space,
+)
+
+TEMOIN = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
+SPACES = (CellSpace, RowPermutationSpace, BoxPermutationSpace, ContinuousSpace, RandomKeySpace)
+DISCRETE = (CellSpace, RowPermutationSpace, BoxPermutationSpace)
+PERMUTATIONS = {RowPermutationSpace: "rows", BoxPermutationSpace: "boxes", RandomKeySpace: "rows"}
+SEEDS = st.integers(0, 2**32 - 1)
+FAST = settings(max_examples=15, deadline=None)
+
+
+def solved_grid(n: int) -> SudokuGrid:
+    """A solved n x n grid from the classic shifting pattern."""
+    b = int(round(n**0.5))
+    return SudokuGrid([[(b * (r % b) + r // b + c) % n + 1 for c in range(n)] for r in range(n)])
+
+
+def holed(solution: SudokuGrid, keep: float, seed: int) -> str:
+    """A puzzle keeping a random share of the solution's cells."""
+    cells = solution.cells.copy()
+    cells[np.random.default_rng(seed).random(cells.shape) >= keep] = 0
+    return SudokuGrid(cells).to_string()
+
+
+PUZZLES = {
+    "temoin": TEMOIN,
+    "4x4": "1030040220030300",
+    "16x16": holed(solved_grid(16), keep=0.5, seed=1),
+    "sparse-9x9": holed(solved_grid(9), keep=0.9, seed=2),  # many rows with 0 or 1 free cell
+    "empty-4x4": "0" * 16,
+}
+CASES = [(space, name) for space in SPACES for name in PUZZLES]
+CASE_IDS = [f"{space.__name__}-{name}" for space, name in CASES]
+
+
+def make(space: type[Space], name: str) -> Space:
+    return space(SudokuGrid.from_string(PUZZLES[name]))
+
+
+def walk(space: Space, seed: int, steps: int = 15) -> list[np.ndarray]:
+    """A random candidate and the candidates of a walk of `steps` moves from it."""
+    rng = np.random.default_rng(seed)
+    path = [space.random(rng)]
+    for _ in range(steps):
+        path.append(space.neighbour(path[-1], rng))
+    return path
+
+
+def assert_keeps_givens(space: Space, grid: SudokuGrid) -> None:
+    puzzle = space.puzzle
+    assert grid.is_complete()
+    assert (grid.givens == puzzle.givens).all()
+    assert (grid.cells[puzzle.givens] == puzzle.cells[puzzle.givens]).all()
+
+
+# ------------------------------------------------------------------ structure
+@pytest.mark.parametrize("space", SPACES)
+def test_free_cells_of_the_temoin(space):
+    s = space(SudokuGrid.from_string(TEMOIN))
+    assert s.dimension == len(s.free_cells) == 36
+    assert sorted(s.free_cells.tolist()) == np.flatnonzero(s.puzzle.cells.ravel() == 0).tolist()
+
+
+@pytest.mark.parametrize("space", [CellSpace, ContinuousSpace, RandomKeySpace, RowPermutationSpace])
+def test_free_cells_are_row_major(space):
+    s = space(SudokuGrid.from_string(TEMOIN))
+    assert s.free_cells.tolist() == sorted(s.free_cells.tolist())
+
+
+def test_box_space_orders_free_cells_box_by_box():
+    s = BoxPermutationSpace(SudokuGrid.from_string(TEMOIN))
+    boxes = [s.puzzle.layout.box_of(*divmod(int(cell), 9)) for cell in s.free_cells]
+    assert boxes == sorted(boxes)
+
+
+@pytest.mark.parametrize("space", [RowPermutationSpace, BoxPermutationSpace])
+def test_segments_cover_the_candidate_with_their_units_missing_digits(space):
+    s = space(SudokuGrid.from_string(TEMOIN))
+    units = getattr(s.puzzle.layout, PERMUTATIONS[space])
+    assert np.concatenate(s.segments).tolist() == list(range(s.dimension))
+    flat = s.puzzle.cells.ravel()
+    for unit, segment, missing in zip(units, s.segments, s.missing, strict=True):
+        assert set(s.free_cells[segment].tolist()) == {cell for cell in unit if flat[cell] == 0}
+        assert missing.tolist() == sorted(set(range(1, 10)) - set(flat[list(unit)].tolist()))
+
+
+def test_space_accepts_a_string_and_does_not_keep_the_callers_grid():
+    puzzle = SudokuGrid.from_string(TEMOIN)
+    s = RowPermutationSpace(puzzle)
+    assert s.puzzle == puzzle and s.puzzle is not puzzle
+    assert RowPermutationSpace(TEMOIN).dimension == 36
+
+
+@pytest.mark.parametrize("space", SPACES)
+def test_conflicting_givens_are_refused(space):
+    cells = SudokuGrid.from_string(TEMOIN, validate=False).cells.copy()
+    cells[0, 1] = 9  # a second 9 in row 1
+    with pytest.raises(InvalidPuzzleError, match="digit 9"):
+        space(SudokuGrid(cells))
+
+
+@pytest.mark.parametrize("space", SPACES)
+def test_full_grid_gives_an_empty_space(space):
+    s = space(solved_grid(9))
+    assert s.dimension == 0
+    x = s.random(np.random.default_rng(0))
+    assert s.is_valid(x) and s.neighbour(x, np.random.default_rng(0)).shape == (0,)
+    assert s.decode(x) == solved_grid(9)
+
+
+# ------------------------------------------------------------ property tests
+@pytest.mark.parametrize(("space", "name"), CASES, ids=CASE_IDS)
+@FAST
+@given(seed=SEEDS)
+def test_random_candidates_and_moves_keep_the_invariant(space, name, seed):
+    s = make(space, name)
+    for x in walk(s, seed):
+        assert x.shape == (s.dimension,)
+        assert s.is_valid(x)
+
+
+@pytest.mark.parametrize(("space", "name"), CASES, ids=CASE_IDS)
+@FAST
+@given(seed=SEEDS)
+def test_neighbour_is_a_new_candidate_one_move_away(space, name, seed):
+    s = make(space, name)
+    rng = np.random.default_rng(seed)
+    x = s.random(rng)
+    frozen = x.copy()
+    y = s.neighbour(x, rng)
+    assert np.array_equal(x, frozen)  # the argument is not mutated
+    assert y is not x and not np.shares_memory(x, y)
+    changed = int((x != y).sum())
+    if space in (RowPermutationSpace, BoxPermutationSpace):
+        assert changed == (2 if s._swappable else 0)
+    elif space is CellSpace:
+        assert changed == 1
+    else:
+        assert changed <= 1
+
+
+@pytest.mark.parametrize(("space", "name"), CASES, ids=CASE_IDS)
+@FAST
+@given(seed=SEEDS)
+def test_decode_keeps_the_givens_and_is_deterministic(space, name, seed):
+    s = make(space, name)
+    for x in walk(s, seed, steps=5):
+        grid = s.decode(x)
+        assert_keeps_givens(s, grid)
+        assert s.decode(x.copy()) == grid
+        assert s.cost(x) == conflicts(grid)
+
+
+@pytest.mark.parametrize(("space", "name"), [case for case in CASES if case[0] in DISCRETE])
+@FAST
+@given(seed=SEEDS)
+def test_encode_inverts_decode_on_discrete_spaces(space, name, seed):
+    s = make(space, name)
+    for x in walk(s, seed, steps=5):
+        assert np.array_equal(s.encode(s.decode(x)), x)
+
+
+@pytest.mark.parametrize(("space", "name"), [case for case in CASES if case[0] not in DISCRETE])
+@FAST
+@given(seed=SEEDS)
+def test_encode_gives_a_valid_candidate_of_the_same_grid_on_real_spaces(space, name, seed):
+    s = make(space, name)
+    x = s.random(np.random.default_rng(seed))
+    y = s.encode(s.decode(x))
+    assert s.is_valid(y)
+    assert s.decode(y) == s.decode(x)
+
+
+@pytest.mark.parametrize(("space", "name"), [case for case in CASES if case[0] in PERMUTATIONS])
+@FAST
+@given(seed=SEEDS)
+def test_permutation_spaces_never_break_their_units(space, name, seed):
+    s = make(space, name)
+    for x in walk(s, seed, steps=5):
+        assert unit_conflicts(s.decode(x))[PERMUTATIONS[space]] == 0
+
+
+@pytest.mark.parametrize(("space", "name"), CASES, ids=CASE_IDS)
+@settings(max_examples=5, deadline=None)
+@given(seed=SEEDS)
+def test_same_seed_same_candidates(space, name, seed):
+    s = make(space, name)
+    for a, b in zip(walk(s, seed), walk(s, seed), strict=True):
+        assert np.array_equal(a, b)
+
+
+# ------------------------------------------------------------ permutation moves
+@pytest.mark.parametrize("space", [RowPermutationSpace, BoxPermutationSpace])
+def test_random_swap_picks_two_positions_of_one_segment(space):
+    s = space(SudokuGrid.from_string(TEMOIN))
+    segment_of = {int(k): index for index, segment in enumerate(s.segments) for k in segment}
+    rng = np.random.default_rng(0)
+    seen = set()
+    for _ in range(2000):
+        i, j = s.random_swap(rng)
+        assert isinstance(i, int) and isinstance(j, int)
+        assert i != j and segment_of[i] == segment_of[j]
+        seen.add(frozenset((i, j)))
+    pairs = sum(len(segment) * (len(segment) - 1) // 2 for segment in s.segments)
+    assert len(seen) == pairs  # every swap can happen
+
+
+def test_puzzle_without_two_free_cells_in_a_row_cannot_swap():
+    cells = solved_grid(9).cells.copy()
+    cells[np.arange(9), np.arange(9)] = 0  # one free cell per row
+    s = RowPermutationSpace(SudokuGrid(cells))
+    rng = np.random.default_rng(0)
+    x = s.random(rng)
+    y = s.neighbour(x, rng)
+    assert np.array_equal(x, y) and y is not x
+    with pytest.raises(ValueError, match="two free cells"):
+        s.random_swap(rng)
+    assert BoxPermutationSpace(SudokuGrid(cells)).random_swap(rng)  # boxes on the diagonal have 3
+
+
+# ------------------------------------------------------------ decoding rules
+def test_continuous_decoding_floors_and_clamps():
+    s = ContinuousSpace(SudokuGrid.from_string(TEMOIN))
+    x = np.full(s.dimension, 5.5)
+    x[:8] = [1.0, 1.999, 9.999, 9.0, 0.2, 12.5, -3.0, 4.0]
+    digits = s.decode(x).cells.ravel()[s.free_cells]
+    assert digits[:9].tolist() == [1, 1, 9, 9, 1, 9, 1, 4, 5]
+    assert not s.is_valid(x)  # 0.2, 12.5 and -3 lie outside [1, 10)
+
+
+def test_continuous_refuses_non_finite_values_and_bad_sigma():
+    s = ContinuousSpace(SudokuGrid.from_string(TEMOIN))
+    x = np.full(s.dimension, 2.0)
+    x[3] = np.nan
+    with pytest.raises(ValueError, match="finite"):
+        s.decode(x)
+    with pytest.raises(ValueError, match="sigma"):
+        ContinuousSpace(SudokuGrid.from_string(TEMOIN), sigma=0)
+
+
+def test_continuous_moves_stay_in_the_interval_even_with_huge_steps():
+    s = ContinuousSpace(SudokuGrid.from_string(TEMOIN), sigma=1000.0)
+    path = walk(s, seed=3, steps=200)
+    assert all(s.is_valid(x) for x in path)
+    assert any((x == 1.0).any() for x in path) and any((x > 9.999).any() for x in path)
+
+
+def test_random_keys_rank_the_free_cells_of_each_row():
+    s = RandomKeySpace(SudokuGrid.from_string(TEMOIN))
+    # Row 1 (902005403) has free cells in columns 2, 4, 5, 8 and misses 1, 6, 7, 8.
+    assert s.missing[0].tolist() == [1, 6, 7, 8]
+    keys = np.full(s.dimension, 0.5)
+    keys[s.segments[0]] = [0.9, 0.1, 0.5, 0.3]
+    assert s.decode(keys).cells[0].tolist() == [9, 8, 2, 1, 7, 5, 4, 6, 3]
+    keys[s.segments[0]] = 0.25  # equal keys keep the column order
+    assert s.decode(keys).cells[0].tolist() == [9, 1, 2, 6, 7, 5, 4, 8, 3]
+
+
+# ------------------------------------------------------------ invalid input
+@pytest.mark.parametrize("space", SPACES)
+def test_wrong_length_is_refused(space):
+    s = space(SudokuGrid.from_string(TEMOIN))
+    rng = np.random.default_rng(0)
+    short = s.random(rng)[:-1]
+    assert not s.is_valid(short)
+    with pytest.raises(ValueError, match=r"shape \(36,\)"):
+        s.decode(short)
+    with pytest.raises(ValueError, match=r"shape \(36,\)"):
+        s.neighbour(short, rng)
+
+
+def test_is_valid_rejects_candidates_outside_the_space():
+    puzzle = SudokuGrid.from_string(TEMOIN)
+    rng = np.random.default_rng(0)
+    cell = CellSpace(puzzle)
+    x = cell.random(rng)
+    assert not cell.is_valid(np.where(np.arange(36) == 0, 0, x))
+    assert not cell.is_valid(np.where(np.arange(36) == 0, 10, x))
+    assert not cell.is_valid(x.astype(float))
+    rows = RowPermutationSpace(puzzle)
+    y = rows.random(rng)
+    y[rows.segments[0][0]] = y[rows.segments[0][1]]  # a repeated digit in row 1
+    assert not rows.is_valid(y)
+    assert not ContinuousSpace(puzzle).is_valid(np.full(36, 10.0))
+    assert not ContinuousSpace(puzzle).is_valid(np.full(36, 5))
+    assert not RandomKeySpace(puzzle).is_valid(np.full(36, 1.0))
+
+
+@pytest.mark.parametrize("space", SPACES)
+def test_encode_refuses_grids_that_do_not_fit(space):
+    s = space(SudokuGrid.from_string(TEMOIN))
+    with pytest.raises(ValueError, match="36 empty cells"):
+        s.encode(s.puzzle)
+    full = s.decode(s.random(np.random.default_rng(0))).cells.copy()
+    changed = full.copy()
+    changed[0, 0] = 1  # the given 9 of row 1
+    with pytest.raises(ValueError, match="row 1, column 1"):
+        s.encode(SudokuGrid(changed))
+    with pytest.raises(ValueError, match="side 4"):
+        s.encode(solved_grid(4))
+
+
+@pytest.mark.parametrize("space", [RowPermutationSpace, BoxPermutationSpace, RandomKeySpace])
+def test_encode_refuses_a_grid_that_breaks_the_invariant(space):
+    s = space(SudokuGrid.from_string(TEMOIN))
+    cells = SudokuGrid.from_string(TEMOIN).cells.copy()
+    cells[cells == 0] = 1  # every free cell holds 1: rows and boxes repeat it
+    with pytest.raises(ValueError, match="invariant"):
+        s.encode(SudokuGrid(cells, givens=s.puzzle.givens))
