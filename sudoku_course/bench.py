@@ -1,0 +1,214 @@
+"""Benchmark campaigns: run solvers on puzzles with several seeds, one table row per run.
+
+`benchmark` runs every (solver, puzzle, seed) combination and returns a pandas
+DataFrame; `summarize` condenses it per solver and difficulty, optionally with
+the course's disqualification rule (a solver that fails one run of a
+difficulty is disqualified for that difficulty).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from numbers import Integral
+
+import pandas as pd
+from joblib import Parallel, delayed
+from tqdm.auto import tqdm
+
+from .grid import InvalidPuzzleError, SudokuGrid, as_grid
+from .puzzles import load_bank
+from .solvers import Budget, Solver, get_solver
+
+COLUMNS = ["solver", "puzzle", "difficulty", "seed", "solved", "cost", "evaluations", "seconds", "error"]
+SUMMARY_COLUMNS = [
+    "solver",
+    "difficulty",
+    "runs",
+    "solved",
+    "success_rate",
+    "median_seconds",
+    "min_seconds",
+    "max_seconds",
+    "median_evaluations",
+]
+MIN_PUZZLE_LENGTH = 16
+"""Cells of the smallest grid (4 x 4): a shorter string is a bank name, not a puzzle."""
+CUSTOM = "custom"
+"""Difficulty given to puzzles passed as a plain list."""
+
+
+@dataclass(frozen=True)
+class Task:
+    """One run of a campaign: a labelled solver on one puzzle with one seed."""
+
+    label: str
+    solver: Solver
+    puzzle_id: str
+    difficulty: str
+    puzzle: SudokuGrid
+    seed: int
+
+
+def benchmark(
+    solvers,
+    puzzles,
+    seeds: Iterable[int] = (0,),
+    budget: int | None = None,
+    time_limit: float | None = 10.0,
+    n_jobs: int = 1,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """Run every solver on every puzzle with every seed; return one row per run.
+
+    solvers: a registered name, a list of names or of Solver instances (labelled
+    by their `name`), or a dict label -> Solver.
+    puzzles: a bank name, a list of bank names, a dict difficulty -> puzzles, or
+    a plain list of puzzles (difficulty "custom").
+    budget: evaluations per run (None: unlimited); time_limit: seconds per run.
+    A run that raises is recorded as failed with its error; the campaign goes on.
+    Rows come in the same order whatever n_jobs (solver, then puzzle, then seed).
+    """
+    run_budget = replace(Budget.coerce(budget), seconds=_check_time_limit(time_limit))
+    tasks = plan(solvers, puzzles, seeds)
+    parallel = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator")
+    rows = parallel(delayed(run_task)(task, run_budget) for task in tasks)
+    rows = list(tqdm(rows, total=len(tasks), desc="benchmark", disable=not progress))
+    return pd.DataFrame(rows, columns=COLUMNS).astype({"cost": "Int64", "evaluations": "Int64"})
+
+
+def plan(solvers, puzzles, seeds: Iterable[int]) -> list[Task]:
+    """The runs of a campaign, in table order: solver, then puzzle, then seed."""
+    labelled = labelled_solvers(solvers)
+    puzzle_sets = puzzle_sets_of(puzzles)
+    seed_list = _check_seeds(seeds)
+    return [
+        Task(label, solver, puzzle_id(difficulty, index), difficulty, puzzle, seed)
+        for label, solver in labelled.items()
+        for difficulty, grids in puzzle_sets.items()
+        for index, puzzle in enumerate(grids)
+        for seed in seed_list
+    ]
+
+
+def run_task(task: Task, budget: Budget) -> dict:
+    """Run one task and return its table row; an exception becomes a failed row."""
+    start = time.perf_counter()
+    try:
+        result = task.solver.solve(task.puzzle, seed=task.seed, budget=budget)
+    except Exception as error:  # a failing run must not stop the campaign
+        outcome = {"solved": False, "cost": None, "evaluations": None, "error": f"{type(error).__name__}: {error}"}
+    else:
+        outcome = {"solved": result.solved, "cost": result.cost, "evaluations": result.evaluations, "error": ""}
+    return {
+        "solver": task.label,
+        "puzzle": task.puzzle_id,
+        "difficulty": task.difficulty,
+        "seed": task.seed,
+        **outcome,
+        "seconds": time.perf_counter() - start,
+    }
+
+
+def summarize(df: pd.DataFrame, disqualify: bool = False) -> pd.DataFrame:
+    """Per solver and difficulty (in order of first appearance): runs, successes and times.
+
+    With disqualify=True, a `disqualified` column is True for a solver that
+    failed at least one run of that difficulty.
+    """
+    summary = (
+        df.groupby(["solver", "difficulty"], sort=False)
+        .agg(
+            runs=("solved", "size"),
+            solved=("solved", "sum"),
+            median_seconds=("seconds", "median"),
+            min_seconds=("seconds", "min"),
+            max_seconds=("seconds", "max"),
+            median_evaluations=("evaluations", "median"),
+        )
+        .reset_index()
+    )
+    summary = summary.astype({"solved": int, "median_evaluations": float})
+    summary["success_rate"] = summary["solved"] / summary["runs"]
+    summary = summary[SUMMARY_COLUMNS]
+    if disqualify:
+        summary["disqualified"] = summary["solved"] < summary["runs"]
+    return summary
+
+
+def labelled_solvers(solvers) -> dict[str, Solver]:
+    """Turn the accepted forms of `solvers` into a dict label -> Solver."""
+    if isinstance(solvers, (str, Solver)):
+        solvers = [solvers]
+    if isinstance(solvers, Mapping):
+        pairs = list(solvers.items())
+    else:
+        pairs = [(item, get_solver(item)) if isinstance(item, str) else (_name_of(item), item) for item in solvers]
+    if not pairs:
+        raise ValueError("no solver to benchmark")
+    labelled: dict[str, Solver] = {}
+    for label, solver in pairs:
+        if not isinstance(solver, Solver):
+            raise TypeError(f"solver {label!r} is a {type(solver).__name__}, not a Solver")
+        if label in labelled:
+            raise ValueError(f"two solvers are labelled {label!r}; pass a dict label -> solver to tell them apart")
+        labelled[label] = solver
+    return labelled
+
+
+def puzzle_sets_of(puzzles) -> dict[str, list[SudokuGrid]]:
+    """Turn the accepted forms of `puzzles` into a dict difficulty -> list of grids."""
+    if isinstance(puzzles, str):
+        puzzles = [puzzles]
+    if not isinstance(puzzles, Mapping):
+        puzzles = list(puzzles)
+        if puzzles and all(_is_bank_name(item) for item in puzzles):
+            puzzles = {name: load_bank(name) for name in puzzles}
+        else:
+            puzzles = {CUSTOM: puzzles}
+    sets = {str(difficulty): _grids(str(difficulty), items) for difficulty, items in puzzles.items()}
+    if not any(sets.values()):
+        raise ValueError("no puzzle to benchmark")
+    return sets
+
+
+def puzzle_id(difficulty: str, index: int) -> str:
+    """Identifier of the index-th puzzle of a difficulty, such as "easy-00"."""
+    return f"{difficulty}-{index:02d}"
+
+
+def _is_bank_name(item) -> bool:
+    """A string too short to be a puzzle (the smallest grid has 16 cells) names a bank."""
+    return isinstance(item, str) and len(item) < MIN_PUZZLE_LENGTH
+
+
+def _name_of(solver) -> str:
+    """The label of a solver passed without one: its `name` attribute."""
+    return getattr(solver, "name", type(solver).__name__)
+
+
+def _grids(difficulty: str, items) -> list[SudokuGrid]:
+    """Read each puzzle now, so that a bad one is reported by its id before any run."""
+    grids = []
+    for index, item in enumerate(items):
+        try:
+            grids.append(as_grid(item))
+        except InvalidPuzzleError as error:
+            raise InvalidPuzzleError(f"puzzle {puzzle_id(difficulty, index)}: {error}") from error
+    return grids
+
+
+def _check_seeds(seeds: Iterable[int]) -> list[int]:
+    if isinstance(seeds, (Integral, str)):
+        raise TypeError(f"seeds must be a sequence of integers such as range(3) or (42,), got {seeds!r}")
+    seed_list = [int(seed) for seed in seeds]
+    if not seed_list:
+        raise ValueError("no seed given: pass at least one, such as seeds=(0,)")
+    return seed_list
+
+
+def _check_time_limit(time_limit: float | None) -> float | None:
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+    return time_limit

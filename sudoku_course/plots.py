@@ -1,0 +1,150 @@
+"""Figures of the course: a drawn grid, benchmark bars and convergence curves.
+
+Every function draws on the Axes it is given (or on a new figure) and returns
+that Axes. All share one style, `COURSE_STYLE`; `use_course_style()` applies it
+to the figures a notebook draws itself.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.patches import Patch, Rectangle
+
+from .grid import SYMBOLS, SudokuGrid, as_grid
+
+GIVEN_COLOR = "black"
+FILLED_COLOR = "#1f5fbf"
+CONFLICT_COLOR = "#f8c0c0"
+DISQUALIFIED_HATCH = "//"
+COURSE_STYLE = {
+    "figure.figsize": (6.4, 4.0),
+    "figure.dpi": 100,
+    "font.size": 10,
+    "axes.titlesize": 12,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "legend.frameon": False,
+}
+METRIC_LABELS = {
+    "median_seconds": "temps médian par grille (s)",
+    "success_rate": "taux de succès",
+    "median_evaluations": "évaluations médianes",
+}
+
+
+def use_course_style() -> None:
+    """Apply the course style to every figure drawn from now on."""
+    plt.rcParams.update(COURSE_STYLE)
+
+
+def _course_style(function):
+    """Draw inside the course style without changing the caller's settings."""
+
+    @functools.wraps(function)
+    def styled(*args, **kwargs):
+        with plt.rc_context(COURSE_STYLE):
+            return function(*args, **kwargs)
+
+    return styled
+
+
+def _axes(ax: Axes | None, figsize: tuple[float, float] | None = None) -> Axes:
+    """The given Axes, or the Axes of a new figure."""
+    if ax is not None:
+        return ax
+    _, new_ax = plt.subplots(figsize=figsize)
+    return new_ax
+
+
+@_course_style
+def show_grid(grid, ax: Axes | None = None, title: str | None = None) -> Axes:
+    """Draw a grid: givens in bold black, filled digits in blue, conflicting cells in red."""
+    grid = grid if isinstance(grid, SudokuGrid) else as_grid(grid)
+    n, b = grid.size, grid.box_size
+    ax = _axes(ax, figsize=(4.5, 4.5))
+    for r, c in np.argwhere(grid.conflicting_cells()):
+        ax.add_patch(Rectangle((c, r), 1, 1, facecolor=CONFLICT_COLOR, edgecolor="none"))
+    font_size = min(20.0, 130.0 / n)
+    for r, c in np.argwhere(grid.cells != 0):
+        given = bool(grid.givens[r, c])
+        ax.text(
+            c + 0.5,
+            r + 0.5,
+            SYMBOLS[grid.cells[r, c] - 1],
+            ha="center",
+            va="center",
+            fontsize=font_size,
+            color=GIVEN_COLOR if given else FILLED_COLOR,
+            fontweight="bold" if given else "normal",
+        )
+    widths = [2.0 if i % b == 0 else 0.5 for i in range(n + 1)]
+    ax.hlines(range(n + 1), 0, n, colors="black", linewidths=widths)
+    ax.vlines(range(n + 1), 0, n, colors="black", linewidths=widths)
+    ax.set_xlim(0, n)
+    ax.set_ylim(n, 0)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+@_course_style
+def plot_benchmark(
+    summary: pd.DataFrame, ax: Axes | None = None, metric: str = "median_seconds", log: bool = False
+) -> Axes:
+    """Bars of `metric` (a column of `summarize`) per difficulty, one bar per solver.
+
+    Disqualified solvers (if the summary has a `disqualified` column) get hatched bars.
+    """
+    if metric not in summary.columns:
+        raise ValueError(f"the summary has no column {metric!r}; try one of {', '.join(METRIC_LABELS)}")
+    ax = _axes(ax)
+    difficulties = list(pd.unique(summary["difficulty"]))
+    solvers = list(pd.unique(summary["solver"]))
+    width = 0.8 / len(solvers)
+    for k, solver in enumerate(solvers):
+        rows = summary[summary["solver"] == solver].set_index("difficulty").reindex(difficulties)
+        positions = np.arange(len(difficulties)) + (k - (len(solvers) - 1) / 2) * width
+        bars = ax.bar(positions, rows[metric].astype(float), width, label=solver)
+        if "disqualified" in rows:
+            for bar, disqualified in zip(bars, rows["disqualified"].eq(True), strict=True):
+                if disqualified:
+                    bar.set_hatch(DISQUALIFIED_HATCH)
+    ax.set_xticks(range(len(difficulties)), difficulties)
+    ax.set_xlabel("difficulté")
+    ax.set_ylabel(METRIC_LABELS.get(metric, metric))
+    if log:
+        ax.set_yscale("log")
+    handles, _ = ax.get_legend_handles_labels()
+    if "disqualified" in summary and summary["disqualified"].any():
+        handles.append(Patch(facecolor="white", edgecolor="gray", hatch=DISQUALIFIED_HATCH, label="disqualifié"))
+    ax.legend(handles=handles, title="solveur")
+    return ax
+
+
+@_course_style
+def plot_convergence(
+    histories: dict[str, list[int]], ax: Axes | None = None, title: str | None = None, log: bool = False
+) -> Axes:
+    """Best cost per iteration, one curve per run label (log=True: symmetric log scale, 0 included)."""
+    if not histories:
+        raise ValueError("no history to plot")
+    ax = _axes(ax)
+    for label, history in histories.items():
+        ax.plot(np.arange(1, len(history) + 1), history, drawstyle="steps-post", label=label)
+    ax.set_xlabel("itération")
+    ax.set_ylabel("meilleur coût (conflits)")
+    if log:
+        ax.set_yscale("symlog")
+    ax.legend()
+    if title:
+        ax.set_title(title)
+    return ax

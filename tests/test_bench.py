@@ -1,0 +1,260 @@
+"""Benchmark campaigns (bench.py): run table, failures, parallel runs and summaries."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudoku_course import bench
+from sudoku_course.bench import COLUMNS, benchmark, summarize
+from sudoku_course.cost import conflicts
+from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
+from sudoku_course.solvers import Solver, get_solver
+
+TEMOIN = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
+SECOND = "000000010400000000020000000000050407008000300001090000300400200050100000000806000"
+
+
+class RandomFill(Solver):
+    """Fills the empty cells at random until its evaluation budget is spent (never solves in practice)."""
+
+    name = "random-fill"
+
+    def _search(self, puzzle, rng, run):
+        empty = puzzle.cells == 0
+        while True:
+            cells = puzzle.cells.copy()
+            cells[empty] = rng.integers(1, puzzle.size + 1, size=int(empty.sum()))
+            candidate = puzzle.with_cells(cells)
+            run.count()
+            if run.record(conflicts(candidate)):
+                return candidate
+
+
+class Boom(Solver):
+    """Always raises."""
+
+    name = "boom"
+
+    def _search(self, puzzle, rng, run):
+        raise RuntimeError("boom at work")
+
+
+class BudgetEcho(Solver):
+    """Fails with a message that shows the budget it was given."""
+
+    name = "echo"
+
+    def _search(self, puzzle, rng, run):
+        raise ValueError(f"evaluations={run.budget.evaluations} seconds={run.budget.seconds}")
+
+
+def test_one_row_per_run_in_solver_puzzle_seed_order():
+    df = benchmark({"a": RandomFill(), "b": Boom()}, [TEMOIN, SECOND], seeds=(5, 6), budget=3, progress=False)
+    assert list(df.columns) == COLUMNS
+    assert len(df) == 2 * 2 * 2
+    assert df["solver"].tolist() == ["a"] * 4 + ["b"] * 4
+    assert df["puzzle"].tolist() == ["custom-00", "custom-00", "custom-01", "custom-01"] * 2
+    assert set(df["difficulty"]) == {"custom"}
+    assert df["seed"].tolist() == [5, 6, 5, 6] * 2
+
+
+def test_row_values_of_successful_and_failed_runs():
+    df = benchmark({"fill": RandomFill(), "boom": Boom()}, [TEMOIN], seeds=(0,), budget=4, progress=False)
+    fill, boom = df.iloc[0], df.iloc[1]
+    assert not fill["solved"] and fill["cost"] > 0 and fill["evaluations"] == 4 and fill["error"] == ""
+    assert not boom["solved"]
+    assert pd.isna(boom["cost"]) and pd.isna(boom["evaluations"])
+    assert boom["error"] == "RuntimeError: boom at work"
+    assert (df["seconds"] >= 0).all()
+    assert df["solved"].dtype == bool and str(df["cost"].dtype) == "Int64"
+
+
+def test_a_failing_run_does_not_stop_the_campaign():
+    df = benchmark({"exact": get_solver("exact"), "boom": Boom()}, [TEMOIN, SECOND], seeds=(0, 1), progress=False)
+    exact = df[df["solver"] == "exact"]
+    assert exact["solved"].all() and (exact["error"] == "").all() and (exact["cost"] == 0).all()
+    assert (df.loc[df["solver"] == "boom", "error"] == "RuntimeError: boom at work").all()
+
+
+def test_budget_and_time_limit_reach_the_solver():
+    df = benchmark([BudgetEcho()], [TEMOIN], budget=17, time_limit=2.5, progress=False)
+    assert df["error"].tolist() == ["ValueError: evaluations=17 seconds=2.5"]
+    df = benchmark([BudgetEcho()], [TEMOIN], time_limit=None, progress=False)
+    assert df["error"].tolist() == ["ValueError: evaluations=None seconds=None"]
+
+
+# ----------------------------------------------------------- solver forms
+def test_solvers_given_by_name_are_built_from_the_registry():
+    df = benchmark(["exact", "backtracking"], [TEMOIN], progress=False)
+    assert df["solver"].tolist() == ["exact", "backtracking"]
+    assert df["solved"].all()
+    assert benchmark("exact", [TEMOIN], progress=False)["solver"].tolist() == ["exact"]
+
+
+def test_solver_instances_are_labelled_by_their_name():
+    df = benchmark([RandomFill(), Boom()], [TEMOIN], budget=1, progress=False)
+    assert df["solver"].tolist() == ["random-fill", "boom"]
+
+
+def test_two_solvers_with_one_label_are_refused():
+    with pytest.raises(ValueError, match="two solvers are labelled 'random-fill'"):
+        benchmark([RandomFill(), RandomFill()], [TEMOIN], progress=False)
+
+
+def test_bad_solvers_are_refused_before_any_run():
+    with pytest.raises(ValueError, match="unknown solver 'nope'"):
+        benchmark(["exact", "nope"], [TEMOIN], progress=False)
+    with pytest.raises(TypeError, match="solver 'x' is a str, not a Solver"):
+        benchmark({"x": "exact"}, [TEMOIN], progress=False)
+    with pytest.raises(ValueError, match="no solver"):
+        benchmark([], [TEMOIN], progress=False)
+
+
+# ----------------------------------------------------------- puzzle forms
+def test_a_dict_of_puzzles_gives_difficulties_and_ids():
+    df = benchmark("exact", {"mine": [TEMOIN], "theirs": [SECOND, TEMOIN]}, progress=False)
+    assert df["difficulty"].tolist() == ["mine", "theirs", "theirs"]
+    assert df["puzzle"].tolist() == ["mine-00", "theirs-00", "theirs-01"]
+
+
+def test_grids_strings_and_arrays_are_accepted_and_never_modified():
+    grid = SudokuGrid.from_string(TEMOIN)
+    df = benchmark("exact", [grid, TEMOIN, grid.cells], progress=False)
+    assert df["solved"].all()
+    assert grid.to_string() == TEMOIN
+
+
+def test_bank_names_load_the_bundled_banks(monkeypatch):
+    loaded = []
+
+    def fake_load_bank(name):
+        loaded.append(name)
+        return [TEMOIN] if name == "easy" else [SECOND]
+
+    monkeypatch.setattr(bench, "load_bank", fake_load_bank)
+    assert benchmark("exact", "easy", progress=False)["puzzle"].tolist() == ["easy-00"]
+    df = benchmark("exact", ["easy", "hard"], progress=False)
+    assert df["puzzle"].tolist() == ["easy-00", "hard-00"]
+    assert loaded == ["easy", "easy", "hard"]
+
+
+def test_the_real_easy_bank_is_solved_by_the_exact_solver():
+    df = benchmark("exact", "easy", progress=False)
+    assert len(df) >= 50
+    assert df["solved"].all()
+    assert df["puzzle"].iloc[0] == "easy-00"
+
+
+def test_a_bad_puzzle_is_reported_by_its_id_before_any_run():
+    with pytest.raises(InvalidPuzzleError, match="puzzle custom-01: .*found 72"):
+        benchmark([Boom()], [TEMOIN, TEMOIN[9:]], progress=False)
+    with pytest.raises(ValueError, match="unknown bank 'impossible'"):
+        benchmark("exact", "impossible", progress=False)
+    with pytest.raises(ValueError, match="no puzzle"):
+        benchmark("exact", [], progress=False)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"seeds": 3}, "seeds must be a sequence"),
+        ({"seeds": ()}, "no seed"),
+        ({"budget": 0}, "budget must be a positive number"),
+        ({"time_limit": 0}, "time_limit must be a positive number"),
+        ({"time_limit": -1.0}, "time_limit must be a positive number"),
+    ],
+)
+def test_bad_campaign_settings_are_refused(kwargs, message):
+    with pytest.raises((TypeError, ValueError), match=message):
+        benchmark("exact", [TEMOIN], progress=False, **kwargs)
+
+
+# ------------------------------------------------------ parallel, progress
+def test_parallel_runs_give_the_same_rows_in_the_same_order():
+    solvers = {"fill": RandomFill(), "boom": Boom(), "exact": get_solver("exact")}
+    puzzles = {"a": [TEMOIN, SECOND], "b": [SECOND]}
+    args = dict(seeds=range(3), budget=20, progress=False)
+    serial = benchmark(solvers, puzzles, n_jobs=1, **args)
+    parallel = benchmark(solvers, puzzles, n_jobs=2, **args)
+    pd.testing.assert_frame_equal(serial.drop(columns="seconds"), parallel.drop(columns="seconds"))
+
+
+def test_progress_bar_is_shown_only_when_asked(capsys):
+    benchmark("exact", [TEMOIN], progress=True)
+    assert "benchmark" in capsys.readouterr().err
+    benchmark("exact", [TEMOIN], progress=False)
+    assert capsys.readouterr().err == ""
+
+
+# --------------------------------------------------------------- summarize
+def _runs() -> pd.DataFrame:
+    rows = [
+        ("b", "easy-00", "easy", 0, True, 0, 10, 0.5, ""),
+        ("b", "easy-01", "easy", 0, True, 0, 30, 1.5, ""),
+        ("b", "hard-00", "hard", 0, False, 4, 99, 3.0, ""),
+        ("a", "easy-00", "easy", 0, True, 0, 1, 0.1, ""),
+        ("a", "easy-01", "easy", 0, True, 0, 3, 0.2, ""),
+        ("a", "hard-00", "hard", 0, False, None, None, 0.4, "RuntimeError: x"),
+        ("a", "hard-01", "hard", 0, True, 0, 5, 0.6, ""),
+    ]
+    return pd.DataFrame(rows, columns=COLUMNS).astype({"cost": "Int64", "evaluations": "Int64"})
+
+
+def test_summarize_counts_and_times_per_solver_and_difficulty():
+    summary = summarize(_runs())
+    assert list(summary.columns) == bench.SUMMARY_COLUMNS
+    assert list(zip(summary["solver"], summary["difficulty"], strict=True)) == [
+        ("b", "easy"),
+        ("b", "hard"),
+        ("a", "easy"),
+        ("a", "hard"),
+    ]
+    assert summary["runs"].tolist() == [2, 1, 2, 2]
+    assert summary["solved"].tolist() == [2, 0, 2, 1]
+    assert summary["success_rate"].tolist() == [1.0, 0.0, 1.0, 0.5]
+    assert summary["median_seconds"].tolist() == pytest.approx([1.0, 3.0, 0.15, 0.5])
+    assert summary["min_seconds"].tolist() == pytest.approx([0.5, 3.0, 0.1, 0.4])
+    assert summary["max_seconds"].tolist() == pytest.approx([1.5, 3.0, 0.2, 0.6])
+    assert summary["median_evaluations"].tolist() == pytest.approx([20, 99, 2, 5])
+    assert "disqualified" not in summary
+
+
+def test_summarize_disqualifies_a_solver_that_fails_one_run_of_a_difficulty():
+    summary = summarize(_runs(), disqualify=True)
+    assert summary["disqualified"].tolist() == [False, True, False, True]
+
+
+def test_summarize_of_a_real_campaign():
+    df = benchmark({"exact": get_solver("exact"), "boom": Boom()}, {"easy": [TEMOIN, SECOND]}, progress=False)
+    summary = summarize(df, disqualify=True)
+    assert summary[["solver", "runs", "solved", "disqualified"]].values.tolist() == [
+        ["exact", 2, 2, False],
+        ["boom", 2, 0, True],
+    ]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["x", "y", "z"]), st.sampled_from(["easy", "hard"]), st.booleans(), st.floats(0, 9)),
+        min_size=1,
+        max_size=30,
+    ),
+    st.booleans(),
+)
+def test_summarize_invariants(runs, disqualify):
+    df = pd.DataFrame([(s, f"{d}-00", d, 0, ok, 0, 1, t, "") for s, d, ok, t in runs], columns=COLUMNS).astype(
+        {"cost": "Int64", "evaluations": "Int64"}
+    )
+    summary = summarize(df, disqualify=disqualify)
+    assert summary["runs"].sum() == len(df)
+    assert summary["solved"].sum() == df["solved"].sum()
+    assert (summary["min_seconds"] <= summary["median_seconds"]).all()
+    assert (summary["median_seconds"] <= summary["max_seconds"]).all()
+    assert not summary.duplicated(["solver", "difficulty"]).any()
+    assert summary.equals(summarize(df, disqualify=disqualify))
+    if disqualify:
+        assert (summary["disqualified"] == (summary["success_rate"] < 1)).all()

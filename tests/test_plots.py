@@ -1,0 +1,173 @@
+"""Figures (plots.py): the artists drawn, not the pixels."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.colors import to_rgba
+from matplotlib.patches import Rectangle
+from matplotlib.text import Text
+
+from sudoku_course.grid import SudokuGrid
+from sudoku_course.plots import (
+    CONFLICT_COLOR,
+    COURSE_STYLE,
+    FILLED_COLOR,
+    GIVEN_COLOR,
+    plot_benchmark,
+    plot_convergence,
+    show_grid,
+    use_course_style,
+)
+
+TEMOIN = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
+
+
+@pytest.fixture(autouse=True)
+def agg_backend():
+    """Draw off-screen, and close every figure after each test."""
+    plt.switch_backend("Agg")
+    yield
+    plt.close("all")
+
+
+def _texts(ax) -> dict[tuple[int, int], Text]:
+    """The digit texts of a drawn grid, by (row, column)."""
+    return {(int(t.get_position()[1]), int(t.get_position()[0])): t for t in ax.texts}
+
+
+def _conflict_patches(ax) -> list[tuple[int, int]]:
+    return sorted(
+        (int(p.get_y()), int(p.get_x()))
+        for p in ax.patches
+        if isinstance(p, Rectangle) and p.get_facecolor() == to_rgba(CONFLICT_COLOR)
+    )
+
+
+# --------------------------------------------------------------- show_grid
+def test_show_grid_draws_one_text_per_filled_cell():
+    ax = show_grid(TEMOIN, title="témoin")
+    texts = _texts(ax)
+    assert len(texts) == 45
+    assert texts[(0, 0)].get_text() == "9" and texts[(0, 2)].get_text() == "2"
+    assert (0, 1) not in texts
+    assert ax.get_title() == "témoin"
+    assert _conflict_patches(ax) == []
+
+
+def test_show_grid_tells_givens_from_filled_digits():
+    puzzle = SudokuGrid.from_string(TEMOIN)
+    cells = puzzle.cells.copy()
+    cells[0, 1] = 6  # the right digit for this empty cell
+    ax = show_grid(puzzle.with_cells(cells))
+    given, filled = _texts(ax)[(0, 0)], _texts(ax)[(0, 1)]
+    assert given.get_color() == GIVEN_COLOR and given.get_fontweight() == "bold"
+    assert filled.get_color() == FILLED_COLOR and filled.get_fontweight() == "normal"
+
+
+def test_show_grid_highlights_exactly_the_conflicting_cells():
+    puzzle = SudokuGrid.from_string(TEMOIN)
+    cells = puzzle.cells.copy()
+    cells[0, 1] = 9  # clashes with the 9 at (0, 0), in its row and its box
+    grid = puzzle.with_cells(cells)
+    ax = show_grid(grid)
+    expected = sorted(map(tuple, np.argwhere(grid.conflicting_cells()).tolist()))
+    assert (0, 0) in expected and (0, 1) in expected
+    assert _conflict_patches(ax) == expected
+
+
+def test_show_grid_draws_thick_box_borders():
+    ax = show_grid(TEMOIN)
+    widths = sorted(set(np.concatenate([c.get_linewidths() for c in ax.collections]).tolist()))
+    assert widths == [0.5, 2.0]
+
+
+@pytest.mark.parametrize("box_size", [2, 4])
+def test_show_grid_handles_other_sizes(box_size):
+    n = box_size * box_size
+    cells = np.zeros((n, n), dtype=int)
+    cells[0, 0], cells[n - 1, n - 1] = 1, n
+    ax = show_grid(SudokuGrid(cells))
+    assert sorted(t.get_text() for t in ax.texts) == sorted(["1", "G" if n == 16 else str(n)])
+    assert ax.get_xlim() == (0, n)
+
+
+def test_show_grid_uses_the_given_axes():
+    _, ax = plt.subplots()
+    assert show_grid(TEMOIN, ax=ax) is ax
+
+
+# ---------------------------------------------------------- plot_benchmark
+def _summary(disqualified=None) -> pd.DataFrame:
+    summary = pd.DataFrame(
+        {
+            "solver": ["exact", "exact", "slow", "slow"],
+            "difficulty": ["easy", "hard", "easy", "hard"],
+            "success_rate": [1.0, 1.0, 1.0, 0.5],
+            "median_seconds": [0.01, 0.02, 0.5, 2.0],
+        }
+    )
+    if disqualified is not None:
+        summary["disqualified"] = disqualified
+    return summary
+
+
+def test_plot_benchmark_draws_one_bar_per_solver_and_difficulty():
+    ax = plot_benchmark(_summary())
+    heights = [bar.get_height() for bar in ax.patches]
+    assert heights == pytest.approx([0.01, 0.02, 0.5, 2.0])
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["easy", "hard"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["exact", "slow"]
+
+
+def test_plot_benchmark_can_show_the_success_rate_on_a_log_scale():
+    ax = plot_benchmark(_summary(), metric="success_rate", log=True)
+    assert [bar.get_height() for bar in ax.patches] == pytest.approx([1.0, 1.0, 1.0, 0.5])
+    assert ax.get_yscale() == "log"
+    assert "succès" in ax.get_ylabel()
+
+
+def test_plot_benchmark_hatches_disqualified_bars():
+    ax = plot_benchmark(_summary(disqualified=[False, False, False, True]))
+    hatches = [bar.get_hatch() for bar in ax.patches]
+    assert hatches == [None, None, None, "//"]
+    assert "disqualifié" in [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+def test_plot_benchmark_rejects_an_unknown_metric():
+    with pytest.raises(ValueError, match="no column 'speed'"):
+        plot_benchmark(_summary(), metric="speed")
+
+
+# -------------------------------------------------------- plot_convergence
+def test_plot_convergence_draws_one_curve_per_history():
+    histories = {"seed 0": [9, 5, 5, 0], "seed 1": [8, 7]}
+    ax = plot_convergence(histories, title="recuit")
+    lines = ax.get_lines()
+    assert [line.get_label() for line in lines] == ["seed 0", "seed 1"]
+    assert lines[0].get_xdata().tolist() == [1, 2, 3, 4]
+    assert lines[0].get_ydata().tolist() == [9, 5, 5, 0]
+    assert ax.get_title() == "recuit"
+
+
+def test_plot_convergence_log_scale_keeps_zero_and_empty_input_is_refused():
+    assert plot_convergence({"a": [3, 0]}, log=True).get_yscale() == "symlog"
+    with pytest.raises(ValueError, match="no history"):
+        plot_convergence({})
+
+
+# ------------------------------------------------------------------ style
+def test_plots_use_the_course_style_without_changing_global_settings():
+    before = dict(plt.rcParams)
+    ax = plot_convergence({"a": [1, 0]})
+    assert not ax.spines["top"].get_visible()
+    assert plt.rcParams["axes.spines.top"] == before["axes.spines.top"]
+
+
+def test_use_course_style_applies_it_globally():
+    with plt.rc_context():
+        use_course_style()
+        for key, value in COURSE_STYLE.items():
+            assert plt.rcParams[key] == (list(value) if isinstance(value, tuple) else value)
