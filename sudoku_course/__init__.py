@@ -1,6 +1,6 @@
 """sudoku_course: the package behind the French course on solving Sudoku with metaheuristics.
 
-Layers, each importing only those above it: grid, puzzles, cost, spaces, solvers, bench,
+Layers, each importing only those above it: grid, cost, spaces, solvers, puzzles, bench,
 crossstudy, plots, teaching, cli.
 """
 

@@ -1,0 +1,186 @@
+"""Puzzles: a tolerant file reader, the bundled banks, and a seeded generator with its rating.
+
+Difficulty is measured by the exact solver's effort (`search_effort`):
+
+- easy: naked and hidden singles alone solve it (no guess);
+- medium: the solver guesses at least once and at most MEDIUM_MAX_GUESSES times;
+- hard: it guesses more than MEDIUM_MAX_GUESSES times.
+
+The generator also makes every hard puzzle minimal: no clue can be removed
+without losing the unique solution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from .grid import InvalidPuzzleError, SudokuGrid
+from .solvers.exact import count_solutions, search_effort, solve_exact
+
+REFERENCE = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
+"""The témoin shared by every lesson: 45 givens, 36 empty cells, unique solution starting 962185473."""
+
+BANKS_PACKAGE = "sudoku_course.banks"  # the repository's puzzles/ folder, installed as a package
+DIFFICULTIES = ("easy", "medium", "hard")
+MEDIUM_MAX_GUESSES = 10
+EASY_EMPTY_SHARE = (0.40, 0.60)  # an easy puzzle gets a random number of empty cells in this share of the grid
+HARD_TRIES = 20  # minimal puzzles made per hard puzzle; the one needing the most guesses wins
+MAX_TRIES = 1000  # the generator gives up (RuntimeError) after this many full puzzles
+_COUNT_LINE_MAX = 6  # a leading line of at most this many digits is a puzzle count, not a puzzle
+
+
+# ---------------------------------------------------------------- reading
+def parse_puzzles(text: str, source: str = "<text>") -> list[SudokuGrid]:
+    """Read one puzzle per line; skip blank lines, `#` comments and a leading count line.
+
+    Errors are InvalidPuzzleError messages that start with `source` and the line number.
+    """
+    puzzles = []
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        content = line.split("#", 1)[0].strip()
+        if not content or (not puzzles and content.isdigit() and len(content) <= _COUNT_LINE_MAX):
+            continue
+        try:
+            puzzles.append(SudokuGrid.from_string(content))
+        except InvalidPuzzleError as error:
+            raise InvalidPuzzleError(f"{source}, line {line_no}: {error}") from error
+    return puzzles
+
+
+def read_puzzles(path: str | Path) -> list[SudokuGrid]:
+    """Read a puzzle file (see parse_puzzles); errors name the file and the line."""
+    path = Path(path)
+    return parse_puzzles(path.read_text(encoding="utf-8"), path.name)
+
+
+# ------------------------------------------------------------------ banks
+def bank_names() -> list[str]:
+    """Names of the bundled banks, easiest first."""
+    return list(DIFFICULTIES)
+
+
+def load_bank(name: str) -> list[SudokuGrid]:
+    """The puzzles of a bundled bank ("easy", "medium" or "hard"), read from the installed package."""
+    if name not in DIFFICULTIES:
+        raise ValueError(f"unknown bank {name!r}; available: {', '.join(bank_names())}")
+    text = resources.files(BANKS_PACKAGE).joinpath(f"{name}.txt").read_text(encoding="utf-8")
+    return parse_puzzles(text, f"{name}.txt")
+
+
+def reference() -> SudokuGrid:
+    """The témoin: the reference puzzle of every lesson (also the first puzzle of the easy bank)."""
+    return SudokuGrid.from_string(REFERENCE)
+
+
+# ------------------------------------------------------------------ rating
+def rate(puzzle) -> str:
+    """Difficulty of a puzzle with a solution: "easy", "medium" or "hard" (see the module docstring)."""
+    guesses = search_effort(puzzle)["guesses"]
+    if guesses == 0:
+        return "easy"
+    return "medium" if guesses <= MEDIUM_MAX_GUESSES else "hard"
+
+
+def is_minimal(puzzle: SudokuGrid) -> bool:
+    """True if the puzzle has one solution and loses it when any single clue is removed."""
+    if count_solutions(puzzle) != 1:
+        return False
+    cells = puzzle.cells.ravel()
+    for cell in np.flatnonzero(cells):
+        fewer = cells.copy()
+        fewer[cell] = 0
+        if count_solutions(SudokuGrid(fewer, puzzle.box_size)) == 1:
+            return False
+    return True
+
+
+# -------------------------------------------------------------- generation
+def generate(seed: int, difficulty: str) -> SudokuGrid:
+    """A 9 x 9 puzzle with a unique solution and the requested rating, the same for the same seed."""
+    if difficulty not in DIFFICULTIES:
+        raise ValueError(f"unknown difficulty {difficulty!r}; available: {', '.join(DIFFICULTIES)}")
+    rng = np.random.default_rng(seed)
+    if difficulty == "easy":
+        return _easy_puzzle(rng)
+    if difficulty == "medium":
+        return _medium_puzzle(rng)
+    return _hard_puzzle(rng)
+
+
+def random_solution(rng: np.random.Generator, box_size: int = 3) -> SudokuGrid:
+    """A random full grid: the diagonal boxes (which share no unit) shuffled, the rest completed by search."""
+    b, n = box_size, box_size * box_size
+    while True:  # a few fillings of the diagonal boxes cannot be completed (none seen for 9 x 9): draw again
+        cells = np.zeros((n, n), dtype=np.int64)
+        for box in range(b):
+            cells[box * b : (box + 1) * b, box * b : (box + 1) * b] = rng.permutation(n).reshape(b, b) + 1
+        completed = solve_exact(SudokuGrid(cells, box_size))
+        if completed.solved:
+            return SudokuGrid(completed.grid.cells, box_size)
+
+
+def _remove_clues(
+    solution: SudokuGrid,
+    rng: np.random.Generator,
+    acceptable: Callable[[SudokuGrid], bool] = lambda puzzle: True,
+    max_empty: int | None = None,
+) -> SudokuGrid:
+    """Empty the cells of `solution` in a seeded random order, keeping each removal only if the puzzle
+    still has one solution and stays `acceptable`; stop once `max_empty` cells are empty.
+
+    Without `max_empty` and with the default `acceptable`, the result is minimal: a removal refused
+    once stays refused, since removing more clues can only add solutions.
+    """
+    cells = solution.cells.ravel().copy()
+    empty = 0
+    for cell in rng.permutation(cells.size):
+        if max_empty is not None and empty >= max_empty:
+            break
+        value, cells[cell] = cells[cell], 0
+        puzzle = SudokuGrid(cells, solution.box_size)
+        if count_solutions(puzzle) == 1 and acceptable(puzzle):
+            empty += 1
+        else:
+            cells[cell] = value
+    return SudokuGrid(cells, solution.box_size)
+
+
+def _singles_only(puzzle: SudokuGrid) -> bool:
+    return bool(search_effort(puzzle)["singles_only"])
+
+
+def _few_guesses(puzzle: SudokuGrid) -> bool:
+    return search_effort(puzzle)["guesses"] <= MEDIUM_MAX_GUESSES
+
+
+def _easy_puzzle(rng: np.random.Generator) -> SudokuGrid:
+    """Remove clues while singles still solve the puzzle, up to a random number of empty cells."""
+    low, high = (int(share * 81) for share in EASY_EMPTY_SHARE)
+    target = int(rng.integers(low, high + 1))
+    return _remove_clues(random_solution(rng), rng, _singles_only, max_empty=target)
+
+
+def _medium_puzzle(rng: np.random.Generator) -> SudokuGrid:
+    """Remove clues while the solver needs at most MEDIUM_MAX_GUESSES guesses; start again if it needs none."""
+    for _ in range(MAX_TRIES):
+        puzzle = _remove_clues(random_solution(rng), rng, _few_guesses)
+        if rate(puzzle) == "medium":
+            return puzzle
+    raise RuntimeError(f"no medium puzzle found in {MAX_TRIES} tries")
+
+
+def _hard_puzzle(rng: np.random.Generator) -> SudokuGrid:
+    """The minimal puzzle needing the most guesses among HARD_TRIES, with more tries until one rates hard."""
+    best, best_guesses = None, -1
+    for tries in range(1, MAX_TRIES + 1):
+        puzzle = _remove_clues(random_solution(rng), rng)
+        guesses = search_effort(puzzle)["guesses"]
+        if guesses > best_guesses:
+            best, best_guesses = puzzle, guesses
+        if tries >= HARD_TRIES and best_guesses > MEDIUM_MAX_GUESSES:
+            return best
+    raise RuntimeError(f"no hard puzzle found in {MAX_TRIES} tries")

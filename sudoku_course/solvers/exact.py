@@ -1,0 +1,217 @@
+"""Exact solvers: constraint propagation with search, and the lessons' naive backtracking.
+
+The exact solver is the project's independent checker: every other solver's
+answer is compared with it. It keeps, for each cell, a bitmask of the digits
+still possible there (bit d - 1 set means digit d is possible), and repeats two
+deductions until neither applies:
+
+- naked single: a cell with one candidate removes it from its peers;
+- hidden single: a digit possible in only one cell of a unit goes there.
+
+When the deductions stall, it guesses: it picks the cell with the fewest
+candidates (minimum remaining values) and tries each of them in turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import islice
+
+import numpy as np
+
+from ..grid import Layout, SudokuGrid, as_grid
+from .base import Run, Solver, SolveResult
+
+Candidates = list[int]
+"""One bitmask per cell (flat index row * n + column): bit d - 1 set means digit d is possible."""
+
+
+class _Search:
+    """A depth-first search over candidate bitmasks that counts its nodes and guesses.
+
+    nodes: grids propagated (the root and one per digit tried);
+    guesses: times the deductions stalled and a cell had to be guessed.
+    """
+
+    def __init__(self, layout: Layout) -> None:
+        self.peers = layout.peers
+        self.units = layout.units
+        self.full = (1 << layout.size) - 1
+        self.nodes = 0
+        self.guesses = 0
+
+    def initial(self, values: list[int]) -> tuple[Candidates, list[int]]:
+        """Candidates of a flat list of values (0 = empty), and the filled cells still to propagate."""
+        candidates = [1 << (v - 1) if v else self.full for v in values]
+        return candidates, [cell for cell, v in enumerate(values) if v]
+
+    def solutions(self, candidates: Candidates, fixed: list[int]) -> Iterator[Candidates]:
+        """Yield every solution (all cells single) reachable from `candidates`, in a fixed order."""
+        self.nodes += 1
+        if not self.propagate(candidates, fixed):
+            return
+        cell = _fewest_candidates(candidates)
+        if cell is None:
+            yield candidates
+            return
+        self.guesses += 1
+        for bit in _bits(candidates[cell]):
+            child = candidates.copy()
+            child[cell] = bit
+            yield from self.solutions(child, [cell])
+
+    def propagate(self, candidates: Candidates, fixed: list[int]) -> bool:
+        """Apply naked and hidden singles in place until stable; False on a contradiction.
+
+        `fixed` lists the cells that became single and whose digit must still be removed from their peers.
+        """
+        while fixed:
+            for cell in fixed:  # this loop also visits the cells that _eliminate appends
+                if not self._eliminate(candidates, cell, fixed):
+                    return False
+            fixed = self._hidden_singles(candidates)
+            if fixed is None:
+                return False
+        return True
+
+    def _eliminate(self, candidates: Candidates, cell: int, fixed: list[int]) -> bool:
+        """Remove the digit of a single cell from its peers, appending peers that become single to `fixed`."""
+        bit = candidates[cell]
+        for peer in self.peers[cell]:
+            mask = candidates[peer]
+            if mask & bit:
+                mask ^= bit
+                if not mask:
+                    return False
+                candidates[peer] = mask
+                if not mask & (mask - 1):
+                    fixed.append(peer)
+        return True
+
+    def _hidden_singles(self, candidates: Candidates) -> list[int] | None:
+        """Place every digit that has one possible cell in a unit; return the cells placed, None on a contradiction."""
+        placed = []
+        for unit in self.units:
+            once = twice = 0
+            for cell in unit:
+                mask = candidates[cell]
+                twice |= once & mask
+                once |= mask
+            if once != self.full:
+                return None  # some digit has no place left in this unit
+            only_once = once & ~twice
+            if not only_once:
+                continue
+            for cell in unit:
+                mask = candidates[cell]
+                forced = mask & only_once
+                if forced & (forced - 1):
+                    return None  # one cell is the only place for two digits
+                if forced and forced != mask:
+                    candidates[cell] = forced
+                    placed.append(cell)
+        return placed
+
+
+def _fewest_candidates(candidates: Candidates) -> int | None:
+    """The first unsolved cell with the fewest candidates, or None if every cell is single."""
+    best, best_count = None, 0
+    for cell, mask in enumerate(candidates):
+        if mask & (mask - 1):
+            count = mask.bit_count()
+            if best is None or count < best_count:
+                best, best_count = cell, count
+                if count == 2:
+                    break
+    return best
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The set bits of `mask`, lowest first, each as a mask of its own."""
+    while mask:
+        bit = mask & -mask
+        yield bit
+        mask ^= bit
+
+
+def _explore(grid: SudokuGrid, limit: int) -> tuple[list[list[int]], _Search]:
+    """Up to `limit` solutions of `grid` as flat digit lists, and the search that found them."""
+    search = _Search(grid.layout)
+    candidates, fixed = search.initial(grid.cells.ravel().tolist())
+    found = islice(search.solutions(candidates, fixed), limit)
+    return [[mask.bit_length() for mask in solution] for solution in found], search
+
+
+def count_solutions(puzzle, limit: int = 2) -> int:
+    """Number of solutions of `puzzle`, counting no further than `limit` (0 if its filled cells conflict)."""
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}")
+    solutions, _ = _explore(as_grid(puzzle), limit)
+    return len(solutions)
+
+
+def search_effort(puzzle) -> dict[str, int | bool]:
+    """How hard `puzzle` is for the exact solver, up to its first solution.
+
+    Returns {"nodes": .., "guesses": .., "singles_only": ..}; singles_only is True when
+    naked and hidden singles alone fill the grid (no guess).
+    """
+    solutions, search = _explore(as_grid(puzzle), 1)
+    if not solutions:
+        raise ValueError("the puzzle has no solution, so its search effort is not defined")
+    return {"nodes": search.nodes, "guesses": search.guesses, "singles_only": search.guesses == 0}
+
+
+class ExactSolver(Solver):
+    """Constraint propagation (naked and hidden singles) with minimum-remaining-values search.
+
+    Deterministic: the seed is ignored. Stats: {"nodes": .., "guesses": ..}; evaluations = nodes.
+    An unsolvable puzzle gives a result with solved=False and the puzzle unchanged.
+    """
+
+    name = "exact"
+
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+        solutions, search = _explore(puzzle, 1)
+        run.count(search.nodes)
+        run.stats.update(nodes=search.nodes, guesses=search.guesses)
+        return puzzle.with_cells(solutions[0]) if solutions else puzzle
+
+
+def solve_exact(puzzle) -> SolveResult:
+    """Solve `puzzle` with the exact solver (see ExactSolver)."""
+    return ExactSolver().solve(puzzle, seed=0)
+
+
+class NaiveBacktracking(Solver):
+    """The lessons' naive solver: first empty cell in reading order, digits 1..n, check against the peers.
+
+    Counts its recursive calls in stats {"calls": ..} (evaluations = calls) and stops,
+    unsolved, when the run's budget is spent. Deterministic: the seed is ignored.
+    """
+
+    name = "backtracking"
+
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+        values = puzzle.cells.ravel().tolist()
+        solved = self._fill(values, puzzle.layout.peers, puzzle.size, run)
+        run.stats["calls"] = run.evaluations
+        return puzzle.with_cells(values) if solved else puzzle
+
+    def _fill(self, values: list[int], peers: tuple[tuple[int, ...], ...], n: int, run: Run) -> bool:
+        """Fill the empty cells of `values` in place; False (cells restored) if impossible or out of budget."""
+        if run.exhausted():
+            return False
+        run.count()
+        if 0 not in values:
+            return True
+        cell = values.index(0)
+        for digit in range(1, n + 1):
+            if all(values[peer] != digit for peer in peers[cell]):
+                values[cell] = digit
+                if self._fill(values, peers, n, run):
+                    return True
+                if run.exhausted():
+                    break
+        values[cell] = 0
+        return False

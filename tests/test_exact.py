@@ -1,0 +1,237 @@
+"""Tests of the exact solver, count_solutions, search_effort and the naive backtracking."""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import permutations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
+from sudoku_course.solvers import get_solver
+from sudoku_course.solvers.exact import (
+    ExactSolver,
+    NaiveBacktracking,
+    count_solutions,
+    search_effort,
+    solve_exact,
+)
+
+TEMOIN = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
+TEMOIN_SOLUTION_START = "962185473"
+# No given conflicts, yet r1c9 can hold no digit: its row holds 1..8 and its column a 9.
+UNSOLVABLE = "123456780" + "000000009" + "0" * 63
+# A minimal puzzle that needs many guesses (from the hard bank).
+HARD = "006400000400005003085209070000180060800000000000000490304000900200003001000050000"
+
+
+@cache
+def all_4x4_solutions() -> tuple[tuple[int, ...], ...]:
+    """Every solved 4 x 4 grid (there are 288), built row by row from all permutations."""
+    grids: list[tuple[tuple[int, ...], ...]] = [()]
+    for _ in range(4):
+        grids = [rows + (row,) for rows in grids for row in permutations(range(1, 5)) if _fits(rows, row)]
+    return tuple(sum(rows, ()) for rows in grids)
+
+
+def _fits(rows: tuple[tuple[int, ...], ...], row: tuple[int, ...]) -> bool:
+    """True if `row` repeats no digit of the columns above it, nor of its left box (then the right box is fine too)."""
+    if any(above[c] == row[c] for above in rows for c in range(4)):
+        return False
+    return len(rows) % 2 == 0 or {*rows[-1][:2], *row[:2]} == {1, 2, 3, 4}
+
+
+def brute_force_solutions(puzzle: SudokuGrid) -> list[tuple[int, ...]]:
+    """The solved 4 x 4 grids that agree with every filled cell of `puzzle`."""
+    values = puzzle.cells.ravel().tolist()
+    return [s for s in all_4x4_solutions() if all(v in (0, d) for v, d in zip(values, s, strict=True))]
+
+
+def test_brute_force_finds_the_288_grids_of_size_4():
+    assert len(all_4x4_solutions()) == 288
+    assert all(SudokuGrid(np.reshape(solution, (4, 4))).is_solved() for solution in all_4x4_solutions())
+    assert count_solutions("0" * 16, limit=1000) == 288
+
+
+# --------------------------------------------------------------------- témoin
+def test_solves_the_temoin_with_singles_alone():
+    result = solve_exact(TEMOIN)
+    assert result.solved and result.cost == 0
+    assert result.grid.to_string().startswith(TEMOIN_SOLUTION_START)
+    assert result.stats == {"nodes": 1, "guesses": 0}
+    assert result.evaluations == 1
+    assert result.solver == "exact"
+
+
+def test_temoin_has_exactly_one_solution():
+    assert count_solutions(TEMOIN) == 1
+    assert count_solutions(TEMOIN, limit=10) == 1
+
+
+def test_solution_keeps_the_givens_and_marks_them():
+    puzzle = SudokuGrid.from_string(TEMOIN)
+    result = solve_exact(puzzle)
+    assert (result.grid.cells[puzzle.givens] == puzzle.cells[puzzle.givens]).all()
+    assert (result.grid.givens == puzzle.givens).all()
+
+
+@pytest.mark.parametrize("solver", [ExactSolver(), NaiveBacktracking()], ids=lambda s: s.name)
+def test_solvers_never_modify_their_input(solver):
+    puzzle = SudokuGrid.from_string(TEMOIN)
+    before_cells, before_givens = puzzle.cells.copy(), puzzle.givens.copy()
+    solver.solve(puzzle, seed=0)
+    count_solutions(puzzle)
+    search_effort(puzzle)
+    assert (puzzle.cells == before_cells).all() and (puzzle.givens == before_givens).all()
+
+
+def test_exact_solver_ignores_the_seed():
+    first, second = ExactSolver().solve(HARD, seed=1), ExactSolver().solve(HARD, seed=2)
+    assert first.grid == second.grid and first.stats == second.stats
+
+
+def test_hard_puzzle_needs_guesses_and_is_solved():
+    result = solve_exact(HARD)
+    assert result.solved
+    assert result.stats["guesses"] > 10
+    assert result.evaluations == result.stats["nodes"] > result.stats["guesses"]
+
+
+# ------------------------------------------------- unsolvable and ambiguous
+def test_unsolvable_puzzle_gives_an_unsolved_result_and_no_solution():
+    result = solve_exact(UNSOLVABLE)
+    assert not result.solved
+    assert result.grid == SudokuGrid.from_string(UNSOLVABLE)
+    assert count_solutions(UNSOLVABLE) == 0
+    with pytest.raises(ValueError, match="no solution"):
+        search_effort(UNSOLVABLE)
+
+
+def test_conflicting_givens_are_rejected_by_the_solvers():
+    conflicting = "99" + "0" * 79
+    with pytest.raises(InvalidPuzzleError, match="givens in conflict"):
+        solve_exact(conflicting)
+    with pytest.raises(InvalidPuzzleError, match="givens in conflict"):
+        NaiveBacktracking().solve(conflicting, seed=0)
+
+
+def test_conflicting_filled_cells_have_no_solution():
+    grid = SudokuGrid.from_array([9, 9] + [0] * 79, validate=False)
+    assert count_solutions(grid) == 0
+
+
+def test_count_solutions_stops_at_the_limit():
+    assert count_solutions("0" * 81) == 2
+    assert count_solutions("0" * 81, limit=7) == 7
+    assert count_solutions(TEMOIN[:-4] + "0000", limit=1) == 1
+
+
+def test_count_solutions_rejects_a_limit_below_one():
+    with pytest.raises(ValueError, match="limit"):
+        count_solutions(TEMOIN, limit=0)
+
+
+def test_puzzle_with_two_solutions_is_counted_and_still_solved():
+    # The témoin's solution with a "deadly rectangle" emptied: two digits can swap in four cells.
+    solution = solve_exact(TEMOIN).grid.cells.copy()
+    rectangle = _swappable_rectangle(solution)
+    solution.ravel()[list(rectangle)] = 0
+    assert count_solutions(solution) == 2
+    assert solve_exact(solution).solved
+
+
+def _swappable_rectangle(cells: np.ndarray) -> tuple[int, int, int, int]:
+    """Four cells (r1,c1) (r1,c2) (r2,c1) (r2,c2) within two boxes holding a, b / b, a: swapping keeps it solved."""
+    for r1 in range(9):
+        for r2 in range(r1 + 1, 9):
+            for c1 in range(9):
+                for c2 in range(c1 + 1, 9):
+                    same_band, same_stack = r1 // 3 == r2 // 3, c1 // 3 == c2 // 3
+                    a, b = cells[r1, c1], cells[r1, c2]
+                    if (same_band or same_stack) and cells[r2, c1] == b and cells[r2, c2] == a:
+                        return r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2
+    raise AssertionError("no swappable rectangle in this grid")
+
+
+# ------------------------------------------------------ brute force on 4 x 4
+cells_4x4 = st.lists(st.integers(0, 4), min_size=16, max_size=16)
+
+
+@settings(max_examples=300, deadline=None)
+@given(values=cells_4x4, keep=st.lists(st.booleans(), min_size=16, max_size=16))
+def test_matches_brute_force_on_4x4(values, keep):
+    # Thin out the random values so that solvable, unsolvable and ambiguous puzzles all occur.
+    puzzle = SudokuGrid.from_array(np.where(keep, values, 0).reshape(4, 4), validate=False)
+    expected = brute_force_solutions(puzzle)
+    if puzzle.conflicting_cells().any():
+        assert count_solutions(puzzle) == 0
+        with pytest.raises(InvalidPuzzleError):
+            solve_exact(puzzle)
+        return
+    assert count_solutions(puzzle, limit=1000) == len(expected)
+    assert count_solutions(puzzle) == min(len(expected), 2)
+    result = solve_exact(puzzle)
+    assert result.solved == bool(expected)
+    if expected:
+        assert tuple(result.grid.cells.ravel().tolist()) in expected
+        assert search_effort(puzzle)["singles_only"] == (result.stats["guesses"] == 0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(index=st.integers(0, 287), keep=st.lists(st.booleans(), min_size=16, max_size=16))
+def test_masked_solutions_of_4x4_are_solved_by_both_solvers(index, keep):
+    solution = np.array(all_4x4_solutions()[index]).reshape(4, 4)
+    puzzle = SudokuGrid(np.where(np.reshape(keep, (4, 4)), solution, 0))
+    exact, naive = solve_exact(puzzle), NaiveBacktracking().solve(puzzle, seed=0)
+    assert exact.solved and naive.solved
+    if len(brute_force_solutions(puzzle)) == 1:
+        assert (exact.grid.cells == solution).all() and (naive.grid.cells == solution).all()
+
+
+# ------------------------------------------------------------------ 16 x 16
+def test_solves_16x16_grids():
+    full = solve_exact("0" * 256)
+    assert full.solved
+    puzzle = full.grid.cells.copy()
+    puzzle.ravel()[np.random.default_rng(0).permutation(256)[:120]] = 0
+    result = solve_exact(SudokuGrid(puzzle))
+    assert result.solved
+    assert (result.grid.cells[puzzle != 0] == puzzle[puzzle != 0]).all()
+
+
+# --------------------------------------------------------- naive backtracking
+def test_naive_backtracking_counts_its_calls_on_the_temoin():
+    result = NaiveBacktracking().solve(TEMOIN, seed=0)
+    assert result.solved
+    assert result.grid == solve_exact(TEMOIN).grid
+    assert result.stats == {"calls": 49}
+    assert result.evaluations == 49
+
+
+def test_naive_backtracking_stops_when_the_budget_is_spent():
+    result = NaiveBacktracking().solve(HARD, seed=0, budget=500)
+    assert not result.solved
+    assert result.evaluations == result.stats["calls"] == 500
+    assert result.grid == SudokuGrid.from_string(HARD)
+
+
+def test_naive_backtracking_reports_an_unsolvable_puzzle():
+    result = NaiveBacktracking().solve(UNSOLVABLE, seed=0)
+    assert not result.solved
+    assert result.grid == SudokuGrid.from_string(UNSOLVABLE)
+
+
+# ------------------------------------------------------------------ registry
+def test_both_solvers_are_registered():
+    assert isinstance(get_solver("exact"), ExactSolver)
+    assert isinstance(get_solver("backtracking"), NaiveBacktracking)
+    assert get_solver("exact").name == "exact" and get_solver("backtracking").name == "backtracking"
+
+
+def test_search_effort_tells_singles_from_guesses():
+    assert search_effort(TEMOIN) == {"nodes": 1, "guesses": 0, "singles_only": True}
+    effort = search_effort(HARD)
+    assert not effort["singles_only"] and effort["guesses"] == solve_exact(HARD).stats["guesses"]
