@@ -1,10 +1,14 @@
-# Every workflow of the course. `make test` and `make run` are the README's two commands.
+# Every workflow of the course. `make test` and `make run` are the README's two main commands.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+NOTEBOOKS := $(wildcard notebooks/*.ipynb solutions/*.ipynb)
+EXERCISES := $(wildcard exercises/*.ipynb)
+# nbval: stderr not compared (the -p plugin); times, addresses and figure sizes sanitised.
+NBVAL := -p sudoku_course.teaching.notebooks --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 
-.PHONY: install test lint run lock clean
+.PHONY: install lint test run exercises grade diff lab lock clean
 
 install: $(STAMP)
 
@@ -19,11 +23,38 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check sudoku_course tests benchmarks scripts
 
+# 1. unit, property, hygiene and drift tests (--dist loadfile keeps a module's fixtures in one worker);
+# 2. nbval re-executes notebooks/ and solutions/ (solutions in strict mode: a failed check fails);
+# 3. every exercise notebook runs top to bottom with its stubs in place (nothing written).
 test: lint
-	$(PY) -m pytest -n 2
+	$(PY) -m pytest -n 2 --dist loadfile tests
+	$(if $(NOTEBOOKS),PYTHONHASHSEED=0 SUDOKU_COURSE_STRICT=1 $(PY) -m pytest $(NBVAL) -n 2 --dist loadfile $(NOTEBOOKS))
+	$(if $(EXERCISES),$(PY) -m sudoku_course.teaching.notebooks --no-write exercises)
 
+# Execute notebooks/ then solutions/ with papermill and write them back normalised.
 run: install
-	$(VENV)/bin/sudoku-course bench --solvers exact --bank easy
+	$(PY) -m sudoku_course.teaching.notebooks
+
+# Regenerate exercises/ from solutions/ (never edit exercises/ by hand).
+exercises: install
+	$(PY) -m sudoku_course.teaching.authoring solutions exercises
+
+# make grade SUBMISSIONS=dir/   with dir/<student>/<NN-name>.ipynb  ->  grades.csv
+grade: install
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=dir/   (dir/<student>/<NN-name>.ipynb)"; exit 2; }
+	$(PY) -m sudoku_course.teaching.grading "$(SUBMISSIONS)" --master solutions --out grades.csv
+
+# make diff: every exercise (stubs) against its solution;
+# make diff SUBMISSION=dir/alice/00-environnement.ipynb: a submission against its solution.
+diff: install
+ifdef SUBMISSION
+	$(VENV)/bin/nbdiff --sources "solutions/$(notdir $(SUBMISSION))" "$(SUBMISSION)"
+else
+	@for nb in solutions/*.ipynb; do $(VENV)/bin/nbdiff --sources "$$nb" "exercises/$$(basename $$nb)"; done
+endif
+
+lab: install
+	$(VENV)/bin/jupyter lab
 
 lock: install
 	$(PY) -m pip freeze --exclude-editable | { echo "# Exact versions of every runtime and development dependency (pip freeze of a working .venv)."; echo "# Regenerate with: make lock"; cat; } > requirements.lock

@@ -1,4 +1,4 @@
-"""The `sudoku-course` command: solve, bench, generate, list-solvers.
+"""The `sudoku-course` command: solve, bench, generate, list-solvers, exercises, grade.
 
 Each sub-command has an `_add_<name>` function that declares its arguments and
 a `_run_<name>` function that does the work and returns the exit code. Bad
@@ -17,6 +17,7 @@ from .bench import benchmark, summarize
 from .grid import InvalidPuzzleError, SudokuGrid
 from .puzzles import DIFFICULTIES, generate, load_bank, read_puzzles
 from .solvers import Budget, available_solvers, get_solver
+from .teaching import authoring, grading
 
 USAGE_ERROR = 2
 
@@ -49,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The parser with one sub-parser per sub-command."""
     parser = _Parser(prog="sudoku-course", description="Solve, benchmark and generate Sudoku puzzles.")
     commands = parser.add_subparsers(title="commands", dest="command", required=True, metavar="COMMAND")
-    for add_command in (_add_solve, _add_bench, _add_generate, _add_list_solvers):
+    for add_command in (_add_solve, _add_bench, _add_generate, _add_list_solvers, _add_exercises, _add_grade):
         add_command(commands)
     return parser
 
@@ -151,6 +152,17 @@ def _add_list_solvers(commands) -> None:
 def _run_list_solvers(args: argparse.Namespace) -> int:
     print("\n".join(available_solvers()))
     return 0
+
+
+# ------------------------------------------------- exercises and grade
+def _add_exercises(commands) -> None:
+    parser = commands.add_parser("exercises", help="generate exercises/ from solutions/ (or --check for drift)")
+    authoring.add_arguments(parser).set_defaults(handler=authoring.run)
+
+
+def _add_grade(commands) -> None:
+    parser = commands.add_parser("grade", help="grade SUBMISSIONS/<student>/<NN-name>.ipynb into grades.csv")
+    grading.add_arguments(parser).set_defaults(handler=grading.run)
 
 
 # ---------------------------------------------------------------- helpers

@@ -89,7 +89,7 @@ class SudokuGrid:
     @classmethod
     def from_string(cls, text: str, box_size: int | None = None, *, validate: bool = True) -> SudokuGrid:
         """Read a grid from one line or a drawing (`.0X-*` are empty; `|`, `+`, spaces ignored)."""
-        values = []
+        values, places = [], []  # places: (character, line, column) of each cell, for error messages
         lines = text.splitlines() or [""]
         separators = _separator_lines(lines)
         for line_no, line in enumerate(lines, start=1):
@@ -104,10 +104,16 @@ class SudokuGrid:
                     values.append(SYMBOLS.index(char.upper()) + 1)
                 else:
                     raise InvalidPuzzleError(f"unknown character {char!r} at line {line_no}, column {col_no}")
+                places.append((char, line_no, col_no))
         if box_size and len(values) != box_size**4:
             raise InvalidPuzzleError(f"expected {box_size**4} cells for box size {box_size}, found {len(values)}")
         if len(values) not in SIZES:
             raise InvalidPuzzleError(f"expected 81 cells for a 9 x 9 grid (or 16, 256, 625), found {len(values)}")
+        side = SIZES[len(values)] ** 2
+        for value, (char, line_no, col_no) in zip(values, places, strict=True):
+            if value > side:
+                where = f"at line {line_no}, column {col_no}"
+                raise InvalidPuzzleError(f"unknown character {char!r} {where} (a {side} x {side} grid uses 1..{side})")
         return cls.from_array(values, box_size, validate=validate)
 
     @classmethod

@@ -175,3 +175,19 @@ def test_the_installed_script_runs_in_its_own_process():
     assert done.stderr.strip() == (
         "sudoku-course: error: invalid puzzle: expected 81 cells for a 9 x 9 grid (or 16, 256, 625), found 72"
     )
+
+
+def test_exercises_generates_then_reports_no_drift(capsys, tmp_path):
+    solutions, exercises = tmp_path / "solutions", tmp_path / "exercises"
+    solutions.mkdir()
+    (solutions / "00-demo.ipynb").write_bytes((Path(__file__).parent / "data" / "demo_solution.ipynb").read_bytes())
+    assert main(["exercises", str(solutions), str(exercises), "--check"]) == 1
+    assert main(["exercises", str(solutions), str(exercises)]) == 0
+    assert (exercises / "00-demo.ipynb").exists()
+    assert main(["exercises", str(solutions), str(exercises), "--check"]) == 0
+    assert "up to date" in capsys.readouterr().out
+
+
+def test_grade_refuses_a_missing_folder_with_exit_code_2(capsys, tmp_path):
+    assert main(["grade", str(tmp_path / "nowhere")]) == 2
+    assert "nowhere" in capsys.readouterr().err

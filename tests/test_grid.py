@@ -146,7 +146,7 @@ def test_unknown_character_is_reported_with_its_position(text, where):
 
 def test_digit_too_large_for_the_grid_is_reported(temoin):
     with pytest.raises(InvalidPuzzleError, match="value 10 at row 1, column 2"):
-        SudokuGrid.from_string(TEMOIN[:1] + "A" + TEMOIN[2:])
+        SudokuGrid.from_array([[0, 10] + [0] * 7] + [[0] * 9] * 8)
 
 
 @pytest.mark.parametrize(
@@ -372,3 +372,11 @@ def test_html_marks_givens_in_bold_and_conflicts_in_colour():
     assert highlighted == [1, 8]
     assert tds[0][1] == "9" and tds[3][1] == "&nbsp;"
     assert "background" not in puzzle._repr_html_()
+
+
+def test_a_letter_beyond_the_grid_size_is_an_unknown_character(temoin):
+    text = temoin.to_string()
+    with pytest.raises(
+        InvalidPuzzleError, match=r"unknown character 'a' at line 1, column 2 \(a 9 x 9 grid uses 1..9\)"
+    ):
+        SudokuGrid.from_string("9a" + text[2:])

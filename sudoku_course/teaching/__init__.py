@@ -1,0 +1,9 @@
+"""Teaching tools: they run notebooks and grade students, and know nothing of solver internals.
+
+- `checks`: exercise checks with a French verdict per case (imported by the exercise notebooks).
+- `authoring`: exercise notebooks generated from the solution notebooks, and the drift check.
+- `notebooks`: executing the course with papermill, the normaliser, notebook hygiene rules.
+- `grading`: grading a folder of student submissions into grades.csv.
+
+Nothing is imported here, so that `import sudoku_course.teaching.checks` stays light.
+"""
