@@ -11,9 +11,11 @@ recounting the whole grid.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
-from .grid import SudokuGrid
+from .grid import SudokuGrid, layout
 
 UNIT_KINDS = ("rows", "columns", "boxes")
 
@@ -39,6 +41,24 @@ def unit_conflicts(grid: SudokuGrid) -> dict[str, int]:
 def conflicts(grid: SudokuGrid) -> int:
     """Total conflicts of the grid (0 exactly when it is solved)."""
     return sum(unit_conflicts(grid).values())
+
+
+def conflicts_of_many(grids: np.ndarray, box_size: int) -> np.ndarray:
+    """Conflicts of many full grids at once: shape (count, n, n) or (count, n * n) -> (count,).
+
+    The same numbers as `conflicts`, computed for a whole population with a few
+    numpy operations instead of one Python call per grid.
+    """
+    units = _unit_indices(box_size)  # 3n units x n flat cell indices
+    values = np.asarray(grids).reshape(len(grids), -1)[:, units]  # grids x units x cells
+    present = np.zeros((*values.shape[:2], box_size**2 + 1), dtype=bool)
+    np.put_along_axis(present, values, True, axis=2)  # present[g, u, d]: digit d appears in unit u
+    return units.size - present[:, :, 1:].sum(axis=(1, 2))
+
+
+@cache
+def _unit_indices(box_size: int) -> np.ndarray:
+    return np.array(layout(box_size).units)
 
 
 def weighted_conflicts(grid: SudokuGrid, weights: dict[str, float] | None = None) -> float:

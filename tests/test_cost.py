@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from sudoku_course.cost import (
     ConflictTable,
     conflicts,
+    conflicts_of_many,
     givens_conflicts,
     unit_conflicts,
     weighted_conflicts,
@@ -292,3 +293,13 @@ def test_property_delta_is_symmetric_and_undone_by_the_reverse_swap(seed, n, r, 
     assert table.delta_swap(r, c2, c1) == delta
     table.swap(r, c1, c2)
     assert table.delta_swap(r, c1, c2) == -delta
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), box_size=st.sampled_from([2, 3, 4]))
+def test_conflicts_of_many_matches_conflicts(seed, box_size):
+    n = box_size * box_size
+    grids = np.random.default_rng(seed).integers(1, n + 1, size=(5, n, n))
+    expected = [conflicts(SudokuGrid(grid, box_size)) for grid in grids]
+    assert conflicts_of_many(grids, box_size).tolist() == expected
+    assert conflicts_of_many(grids.reshape(5, n * n), box_size).tolist() == expected

@@ -13,6 +13,10 @@ from .base import Budget, Run, Solver, SolveResult
 REGISTRY: dict[str, str] = {
     "exact": "sudoku_course.solvers.exact:ExactSolver",
     "backtracking": "sudoku_course.solvers.exact:NaiveBacktracking",
+    "genetic": "sudoku_course.solvers.genetic:GeneticSolver",
+    "swarm": "sudoku_course.solvers.swarm:WorkerExplorerSwarm",
+    "swap-pso": "sudoku_course.solvers.swarm:SwapPSO",
+    "mealpy-pso": "sudoku_course.solvers.swarm:MealpyPSO",
 }
 
 
