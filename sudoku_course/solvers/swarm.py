@@ -1,0 +1,513 @@
+"""Particle swarms for Sudoku: three ways to carry the swarm idea into a discrete problem.
+
+- `WorkerExplorerSwarm` ("swarm"): the discrete swarm of the original course.
+  Grids are box-valid by construction; workers (most of the hive) swap two
+  cells of a box and keep the swap when it lowers the error, explorers draw a
+  fresh grid at every epoch, and after each epoch the best worker and the best
+  explorer are merged box by box into the worst worker. No velocity here.
+- `SwapPSO` ("swap-pso"): the canonical PSO recurrence rewritten on row swaps.
+  A position is a grid whose rows are permutations; a velocity is a list of
+  row swaps; `apply_velocity` (x + v), `velocity_difference` (p - x) and
+  `scale_velocity` (k * v) play the vector operations. `local_search_every`
+  adds a hill climb on every particle's best position (the memetic variant).
+- `MealpyPSO` ("mealpy-pso"): mealpy's canonical velocity PSO on a continuous
+  encoding (`ContinuousSpace`, decoded by rounding, or `RandomKeySpace`,
+  decoded by ranking keys within each row).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from ..cost import ConflictTable, conflicts, conflicts_of_many
+from ..grid import SudokuGrid
+from ..spaces import BoxPermutationSpace, ContinuousSpace, RandomKeySpace, RowPermutationSpace, Space
+from .base import Run, Solver
+from .local_search import free_cell_groups, hill_climb
+
+
+# ======================================================================================
+# The worker / explorer swarm
+# ======================================================================================
+class WorkerExplorerSwarm(Solver):
+    """The discrete worker/explorer swarm of the original course, on box-valid grids.
+
+    A hive of `n_organisms` grids, the first `worker_ratio` of them workers and
+    the rest explorers. One epoch:
+
+    1. each worker swaps two free cells of a box and keeps the neighbour if it
+       has fewer conflicts, or with probability `mutation_rate` anyway; a worker
+       that failed to improve for more than `max_age` epochs gets a fresh grid;
+    2. each explorer draws a fresh random grid;
+    3. the best worker and the best explorer are merged box by box (each box
+       from the explorer with probability 1/2) into the worst worker.
+
+    The best grid ever seen is kept. After `max_epochs` epochs without a
+    solution the hive restarts from scratch (the generator continues, so each
+    attempt starts from new random grids), up to `max_attempts` attempts.
+    With `stagnation_limit`, a best grid that has not improved for that many
+    epochs is polished by a hill climb over box swaps (the hybrid variant).
+
+    The hive moves in lockstep: every worker's move is drawn and evaluated in
+    one numpy operation. An epoch costs one evaluation per organism, plus the
+    merge and the fresh grids of reset workers; the run stops at the end of the
+    epoch during which the evaluation budget runs out.
+    """
+
+    name = "swarm"
+
+    def __init__(
+        self,
+        n_organisms: int = 200,
+        max_epochs: int = 3000,
+        max_attempts: int = 10,
+        worker_ratio: float = 0.9,
+        max_age: int = 1000,
+        mutation_rate: float = 0.001,
+        stagnation_limit: int | None = None,
+    ) -> None:
+        workers = int(n_organisms * worker_ratio)
+        if workers < 1 or workers >= n_organisms:
+            raise ValueError(
+                f"the hive needs at least one worker and one explorer: n_organisms={n_organisms} and "
+                f"worker_ratio={worker_ratio} give {workers} workers and {n_organisms - workers} explorers"
+            )
+        for label, value in (("max_epochs", max_epochs), ("max_attempts", max_attempts), ("max_age", max_age)):
+            if value < 1:
+                raise ValueError(f"{label} must be at least 1, got {value}")
+        if not 0 <= mutation_rate <= 1:
+            raise ValueError(f"mutation_rate must lie in [0, 1], got {mutation_rate}")
+        if stagnation_limit is not None and stagnation_limit < 1:
+            raise ValueError(f"stagnation_limit must be at least 1 (or None), got {stagnation_limit}")
+        self.n_organisms = n_organisms
+        self.max_epochs = max_epochs
+        self.max_attempts = max_attempts
+        self.worker_ratio = worker_ratio
+        self.max_age = max_age
+        self.mutation_rate = mutation_rate
+        self.stagnation_limit = stagnation_limit
+
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+        hive = Hive(puzzle, self.n_organisms, int(self.n_organisms * self.worker_ratio), rng, run)
+        for attempt in range(self.max_attempts):
+            if attempt:
+                run.restarts += 1
+                hive.populate()
+            if hive.best_error == 0:
+                break
+            if self._epochs(hive, run):
+                break
+        run.stats.update(worker_resets=hive.resets, local_searches=hive.local_searches)
+        return puzzle.with_cells(hive.best_cells.reshape(puzzle.cells.shape))
+
+    def _epochs(self, hive: Hive, run: Run) -> bool:
+        """Run the epochs of one attempt; True if the run must stop (solved, budget spent or callback)."""
+        stagnant = 0
+        for _ in range(self.max_epochs):
+            previous_best = hive.best_error
+            hive.work(self.mutation_rate, self.max_age)
+            hive.explore()
+            hive.merge()
+            stagnant = 0 if hive.best_error < previous_best else stagnant + 1
+            if self.stagnation_limit is not None and stagnant >= self.stagnation_limit:
+                hive.polish_best()
+                stagnant = 0
+            if run.record(hive.best_error):
+                return True
+        return False
+
+
+class Hive:
+    """The organisms of a WorkerExplorerSwarm: flat grids, errors and ages, workers first."""
+
+    def __init__(self, puzzle: SudokuGrid, organisms: int, workers: int, rng: np.random.Generator, run: Run) -> None:
+        self.puzzle, self.rng, self.run = puzzle, rng, run
+        self.organisms, self.workers = organisms, workers
+        self.space = BoxPermutationSpace(puzzle)
+        # Free cells of each box with 2+ of them, padded with -1 into one table for lockstep draws.
+        swappable = [self.space.free_cells[segment] for segment in self.space.segments if len(segment) >= 2]
+        self.box_sizes = np.array([len(cells) for cells in swappable], dtype=np.int64)
+        self.box_cells = np.full((len(swappable), max(self.box_sizes, default=0)), -1, dtype=np.int64)
+        for k, cells in enumerate(swappable):
+            self.box_cells[k, : len(cells)] = cells
+        self.boxes = [np.array(box) for box in puzzle.layout.boxes]
+        self.best_error = np.iinfo(np.int64).max
+        self.best_cells = puzzle.cells.ravel().copy()
+        self.resets = 0
+        self.local_searches = 0
+        self.populate()
+
+    # --------------------------------------------------------------- helpers
+    def random_grids(self, count: int) -> np.ndarray:
+        """`count` random box-valid flat grids: each box's free cells get a shuffle of its missing digits."""
+        grids = np.tile(self.puzzle.cells.ravel(), (count, 1))
+        for segment, digits in zip(self.space.segments, self.space.missing, strict=True):
+            shuffled = self.rng.permuted(np.tile(digits, (count, 1)), axis=1)
+            grids[:, self.space.free_cells[segment]] = shuffled
+        return grids
+
+    def evaluate(self, grids: np.ndarray) -> np.ndarray:
+        """Conflicts of flat grids, counted as evaluations of the run."""
+        self.run.count(len(grids))
+        n = self.puzzle.size
+        return conflicts_of_many(grids.reshape(-1, n, n), self.puzzle.box_size)
+
+    def remember_best(self) -> None:
+        """Keep the best grid of the hive if it beats the best ever seen."""
+        k = int(np.argmin(self.errors))
+        if self.errors[k] < self.best_error:
+            self.best_error = int(self.errors[k])
+            self.best_cells = self.cells[k].copy()
+
+    # ------------------------------------------------------------------ steps
+    def populate(self) -> None:
+        """A fresh hive of random grids, all ages 0."""
+        self.cells = self.random_grids(self.organisms)
+        self.errors = self.evaluate(self.cells)
+        self.ages = np.zeros(self.workers, dtype=np.int64)
+        self.remember_best()
+
+    def work(self, mutation_rate: float, max_age: int) -> None:
+        """Every worker tries a swap of two free cells of one box; stale workers get a fresh grid."""
+        if not len(self.box_sizes):
+            return  # no box has two free cells: nothing can move
+        w, rows = self.workers, np.arange(self.workers)
+        box = self.rng.integers(len(self.box_sizes), size=w)
+        first = self.rng.integers(self.box_sizes[box])
+        second = self.rng.integers(self.box_sizes[box] - 1)  # one of the other cells of the box:
+        second += second >= first  # skip the first one
+        i, j = self.box_cells[box, first], self.box_cells[box, second]
+        neighbours = self.cells[:w].copy()
+        neighbours[rows, i], neighbours[rows, j] = neighbours[rows, j], neighbours[rows, i]
+        errors = self.evaluate(neighbours)
+        improved = errors < self.errors[:w]
+        accepted = improved | (self.rng.random(w) < mutation_rate)
+        self.cells[:w][accepted] = neighbours[accepted]
+        self.errors[:w][accepted] = errors[accepted]
+        self.ages[improved] = 0
+        self.ages[~accepted] += 1
+        self.remember_best()
+        stale = np.flatnonzero(self.ages > max_age)
+        if len(stale):
+            self.cells[stale] = self.random_grids(len(stale))
+            self.errors[stale] = self.evaluate(self.cells[stale])
+            self.ages[stale] = 0
+            self.resets += len(stale)
+            self.remember_best()
+
+    def explore(self) -> None:
+        """Every explorer draws a fresh random grid."""
+        explorers = self.organisms - self.workers
+        self.cells[self.workers :] = self.random_grids(explorers)
+        self.errors[self.workers :] = self.evaluate(self.cells[self.workers :])
+        self.remember_best()
+
+    def merge(self) -> None:
+        """Best worker and best explorer, mixed box by box, replace the worst worker."""
+        w = self.workers
+        best_worker = int(np.argmin(self.errors[:w]))
+        best_explorer = w + int(np.argmin(self.errors[w:]))
+        worst_worker = int(np.argmax(self.errors[:w]))
+        merged = self.cells[best_worker].copy()
+        for box in self.boxes:
+            if self.rng.random() < 0.5:
+                merged[box] = self.cells[best_explorer, box]
+        self.cells[worst_worker] = merged
+        self.errors[worst_worker] = self.evaluate(merged[None, :])[0]
+        self.ages[worst_worker] = 0
+        self.remember_best()
+
+    def polish_best(self) -> None:
+        """Hill-climb the best grid by box swaps; an improvement replaces the worst worker too."""
+        self.local_searches += 1
+        table = ConflictTable(self.puzzle.with_cells(self.best_cells.reshape(self.puzzle.cells.shape)))
+        hill_climb(table, free_cell_groups(self.puzzle, "boxes"), self.run)
+        if table.cost < self.best_error:
+            worst_worker = int(np.argmax(self.errors[: self.workers]))
+            self.cells[worst_worker] = table.cells
+            self.errors[worst_worker] = table.cost
+            self.ages[worst_worker] = 0
+            self.remember_best()
+
+
+# ======================================================================================
+# Swap-based discrete PSO
+# ======================================================================================
+class RowSwap(NamedTuple):
+    """Exchange the contents of columns `col_a` and `col_b` of row `row`."""
+
+    row: int
+    col_a: int
+    col_b: int
+
+
+Velocity = list[RowSwap]
+"""A velocity of the swap PSO: swaps applied one after the other."""
+
+
+def apply_velocity(position: np.ndarray, velocity: Velocity) -> np.ndarray:
+    """x + v: a copy of the grid `position` with the swaps of `velocity` applied in order."""
+    moved = position.copy()
+    for row, a, b in velocity:
+        moved[row, a], moved[row, b] = moved[row, b], moved[row, a]
+    return moved
+
+
+def velocity_difference(target: np.ndarray, position: np.ndarray, row_order=None) -> Velocity:
+    """p - x: row swaps that turn `position` into `target` (at most one per misplaced cell).
+
+    Walking each row from left to right, a cell that does not hold the target's
+    digit swaps with the cell (further right) that holds it. Both grids must
+    hold the same digits in each row. Rows are listed in `row_order` (default:
+    top to bottom). Swaps of different rows commute, so the order does not
+    change the full move; it decides which rows a truncated velocity fixes.
+    """
+    rows = range(position.shape[0]) if row_order is None else row_order
+    current_rows, goal_rows = position.tolist(), target.tolist()
+    swaps: Velocity = []
+    for row in rows:
+        current, goal = current_rows[row], goal_rows[row]
+        for col, wanted in enumerate(goal):
+            if current[col] != wanted:
+                if wanted not in current[col + 1 :]:
+                    raise ValueError(f"row {row + 1} of the two grids does not hold the same digits")
+                other = current.index(wanted, col + 1)
+                swaps.append(RowSwap(int(row), col, other))
+                current[col], current[other] = current[other], current[col]
+    return swaps
+
+
+def scale_velocity(k: float, velocity: Velocity) -> Velocity:
+    """k * v: the first floor(k * len(v)) swaps of v repeated end to end (truncated if k < 1)."""
+    if k < 0:
+        raise ValueError(f"a velocity can only be scaled by k >= 0, got {k}")
+    length = int(k * len(velocity))
+    return [velocity[i % len(velocity)] for i in range(length)]
+
+
+@dataclass
+class Particle:
+    """A particle of the swap PSO: where it is, how it moves, and the best place it has seen."""
+
+    position: np.ndarray
+    cost: int
+    velocity: Velocity = field(default_factory=list)
+    best: np.ndarray = field(init=False)
+    best_cost: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.best, self.best_cost = self.position.copy(), self.cost
+
+    def remember(self) -> None:
+        """Keep the current position as the particle's best if it is better."""
+        if self.cost < self.best_cost:
+            self.best, self.best_cost = self.position.copy(), self.cost
+
+
+class SwapPSO(Solver):
+    """The PSO recurrence on row permutations, a velocity being a list of row swaps.
+
+    Each particle has a position x (a grid whose rows are permutations), a
+    velocity v and its best position p; g is the swarm's best. Per iteration t,
+    with r1 and r2 uniform in [0, 1):
+
+        v <- w(t) * v  +  (c1 r1) * (p - x)  +  (c2 r2) * (g - x)      (+ is concatenation)
+        x <- x + v
+
+    The inertia w(t) falls linearly from `inertia_start` to `inertia_end`:
+    wide moves first, then small corrections. With c1 = c2 = 2 (the values of
+    Kennedy and Eberhart), c r averages 1: a particle goes as far as p or g on
+    average, sometimes short of it, sometimes past it. The differences list
+    rows in a random order, so that a truncated difference fixes random rows.
+
+    With `local_search_every` = N > 0 (the memetic variant), every N
+    iterations a hill climb over row swaps polishes every particle's best
+    position, the swarm's best included.
+    """
+
+    name = "swap-pso"
+
+    def __init__(
+        self,
+        swarm_size: int = 40,
+        max_iterations: int = 300,
+        c1: float = 2.0,
+        c2: float = 2.0,
+        inertia_start: float = 0.9,
+        inertia_end: float = 0.3,
+        local_search_every: int = 0,
+    ) -> None:
+        if swarm_size < 1 or max_iterations < 1:
+            raise ValueError(f"swarm_size and max_iterations must be at least 1, got {swarm_size}, {max_iterations}")
+        if min(c1, c2, inertia_start, inertia_end) < 0:
+            raise ValueError("c1, c2, inertia_start and inertia_end must be >= 0")
+        if local_search_every < 0:
+            raise ValueError(f"local_search_every must be >= 0 (0: no local search), got {local_search_every}")
+        self.swarm_size = swarm_size
+        self.max_iterations = max_iterations
+        self.c1 = c1
+        self.c2 = c2
+        self.inertia_start = inertia_start
+        self.inertia_end = inertia_end
+        self.local_search_every = local_search_every
+
+    def inertia(self, iteration: int) -> float:
+        """w(t): from inertia_start at t = 0 down to inertia_end at t = max_iterations."""
+        return self.inertia_start - (self.inertia_start - self.inertia_end) * iteration / self.max_iterations
+
+    def move(self, particle: Particle, swarm_best: np.ndarray, w: float, rng: np.random.Generator) -> None:
+        """One step of the recurrence: the particle's new velocity, then its new position."""
+        n = particle.position.shape[0]
+        towards_own_best = velocity_difference(particle.best, particle.position, rng.permutation(n))
+        towards_swarm_best = velocity_difference(swarm_best, particle.position, rng.permutation(n))
+        particle.velocity = (
+            scale_velocity(w, particle.velocity)
+            + scale_velocity(self.c1 * rng.random(), towards_own_best)
+            + scale_velocity(self.c2 * rng.random(), towards_swarm_best)
+        )
+        particle.position = apply_velocity(particle.position, particle.velocity)
+
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+        space = RowPermutationSpace(puzzle)
+        swarm = []
+        for _ in range(self.swarm_size):
+            position = space.decode(space.random(rng)).cells
+            swarm.append(Particle(position, _evaluate(puzzle, position, run)))
+        leader = min(swarm, key=lambda particle: particle.best_cost)
+        best, best_cost = leader.best.copy(), leader.best_cost
+        run.stats["local_searches"] = 0
+        for t in range(1, self.max_iterations + 1):
+            if best_cost == 0:
+                break
+            for particle in swarm:
+                if run.exhausted():
+                    break
+                self.move(particle, best, self.inertia(t), rng)
+                particle.cost = _evaluate(puzzle, particle.position, run)
+                particle.remember()
+                if particle.cost < best_cost:
+                    best, best_cost = particle.position.copy(), particle.cost
+            if self.local_search_every and t % self.local_search_every == 0:
+                for particle in swarm:
+                    particle.best, particle.best_cost = _polish(puzzle, particle.best, run)
+                run.stats["local_searches"] += 1
+                leader = min(swarm, key=lambda particle: particle.best_cost)
+                if leader.best_cost < best_cost:
+                    best, best_cost = leader.best.copy(), leader.best_cost
+            if run.record(best_cost):
+                break
+        return puzzle.with_cells(best)
+
+
+def _evaluate(puzzle: SudokuGrid, cells: np.ndarray, run: Run) -> int:
+    """Conflicts of a full grid given as cells, counted as one evaluation."""
+    run.count()
+    return conflicts(puzzle.with_cells(cells))
+
+
+def _polish(puzzle: SudokuGrid, cells: np.ndarray, run: Run) -> tuple[np.ndarray, int]:
+    """Hill-climb a grid by row swaps; return the new cells and their cost."""
+    table = ConflictTable(puzzle.with_cells(cells))
+    hill_climb(table, free_cell_groups(puzzle, "rows"), run)
+    return np.reshape(table.cells, cells.shape), table.cost
+
+
+# ======================================================================================
+# mealpy's canonical PSO on a continuous encoding
+# ======================================================================================
+CONTINUOUS_SPACES: dict[str, type[Space]] = {"continuous": ContinuousSpace, "random-key": RandomKeySpace}
+"""Encodings MealpyPSO accepts: one real per free cell, decoded by rounding or by ranking keys per row."""
+
+
+class _StopSearch(Exception):
+    """Raised from inside mealpy's loop to stop it: the grid is solved or the budget is spent."""
+
+
+class _CountedObjective:
+    """The cost mealpy minimises: counts each evaluation and remembers the best grid decoded."""
+
+    def __init__(self, space: Space, run: Run) -> None:
+        self.space, self.run = space, run
+        self.best_cost = np.iinfo(np.int64).max
+        self.best_grid: SudokuGrid | None = None
+
+    def __call__(self, candidate: np.ndarray) -> float:
+        if self.run.exhausted() or self.best_cost == 0:
+            raise _StopSearch
+        self.run.count()
+        grid = self.space.decode(candidate)
+        cost = conflicts(grid)
+        if cost < self.best_cost:
+            self.best_cost, self.best_grid = cost, grid
+        return float(cost)
+
+
+class MealpyPSO(Solver):
+    """mealpy's OriginalPSO (inertia w, coefficients c1 and c2) over a continuous encoding of the free cells.
+
+    Defaults are Clerc's constriction values (w = 0.7298, c1 = c2 = 1.49618).
+    `space` is "continuous" (one real in [1, n + 1) per free cell, decoded by
+    rounding down) or "random-key" (one key in [0, 1) per free cell, each row's
+    missing digits handed out in the order of its keys). mealpy is imported on
+    first use (it takes seconds); it is seeded through `solve(..., seed=...)`
+    and kept silent. Each epoch is one iteration of the run.
+    """
+
+    name = "mealpy-pso"
+
+    def __init__(
+        self,
+        space: str = "continuous",
+        pop_size: int = 60,
+        epochs: int = 300,
+        w: float = 0.7298,
+        c1: float = 1.49618,
+        c2: float = 1.49618,
+    ) -> None:
+        if space not in CONTINUOUS_SPACES:
+            raise ValueError(f"unknown space {space!r}; expected one of {sorted(CONTINUOUS_SPACES)}")
+        if pop_size < 5 or epochs < 1:
+            raise ValueError(f"mealpy needs pop_size >= 5 and epochs >= 1, got {pop_size} and {epochs}")
+        self.space = space
+        self.pop_size = pop_size
+        self.epochs = epochs
+        self.w = w
+        self.c1 = c1
+        self.c2 = c2
+
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+        from mealpy import FloatVar
+
+        space = CONTINUOUS_SPACES[self.space](puzzle)
+        low, high = (space.low, space.high) if isinstance(space, ContinuousSpace) else (0.0, 1.0)
+        objective = _CountedObjective(space, run)
+        problem = {
+            "obj_func": objective,
+            "bounds": FloatVar(lb=[low] * space.dimension, ub=[high] * space.dimension),
+            "minmax": "min",
+            "log_to": None,
+        }
+        model = _recording_pso(run, objective)(
+            epoch=self.epochs, pop_size=self.pop_size, c1=self.c1, c2=self.c2, w=self.w
+        )
+        try:
+            model.solve(problem, seed=int(rng.integers(2**31)))
+        except _StopSearch:
+            run.record(objective.best_cost)  # the interrupted epoch
+        return objective.best_grid if objective.best_grid is not None else puzzle
+
+
+def _recording_pso(run: Run, objective: _CountedObjective) -> type:
+    """mealpy's OriginalPSO, extended to record each epoch's best cost in `run` and stop when it says so."""
+    from mealpy.swarm_based.PSO import OriginalPSO
+
+    class RecordingPSO(OriginalPSO):
+        def check_termination(self, mode="start", termination=None, epoch=None):
+            if mode == "start":
+                return super().check_termination(mode, termination, epoch)
+            return run.record(objective.best_cost)
+
+    return RecordingPSO
