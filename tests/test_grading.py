@@ -121,6 +121,8 @@ def graded(tmp_path_factory) -> GradingRun:
     root = tmp_path_factory.mktemp("grading")
     (root / "solutions").mkdir()
     (root / "solutions" / "00-demo.ipynb").write_bytes(DEMO.read_bytes())
+    # Nobody handed this one in, so it must not be run: it is not even a notebook.
+    (root / "solutions" / "01-not-handed-in.ipynb").write_text("{broken", encoding="utf-8")
     folder = submissions(root)
     out = root / "grades.csv"
     arguments = [str(folder), "--master", str(root / "solutions"), "--out", str(out)]
@@ -251,5 +253,21 @@ def test_grading_needs_solutions_with_check_cells(tmp_path):
         grade(tmp_path / "rendus", tmp_path / "solutions", tmp_path / "grades.csv")
     (tmp_path / "solutions").mkdir()
     write_notebook(new_notebook(cells=[new_code_cell("x = 1")]), tmp_path / "solutions" / "00-x.ipynb")
+    (tmp_path / "rendus" / "alice").mkdir()
+    write_notebook(new_notebook(cells=[new_code_cell("x = 1")]), tmp_path / "rendus" / "alice" / "00-x.ipynb")
     with pytest.raises(GradingError, match="no cell is tagged 'check'"):
         grade(tmp_path / "rendus", tmp_path / "solutions", tmp_path / "grades.csv")
+
+
+def test_only_notebooks_handed_in_are_graded(graded):
+    assert {row["notebook"] for row in graded.rows.values()} == {"00-demo.ipynb"}
+
+
+def test_no_submission_matching_a_master_is_an_error(tmp_path, capsys):
+    (tmp_path / "solutions").mkdir()
+    (tmp_path / "solutions" / "00-demo.ipynb").write_bytes(DEMO.read_bytes())
+    (tmp_path / "rendus" / "alice").mkdir(parents=True)
+    (tmp_path / "rendus" / "alice" / "07-other.ipynb").write_text("{}", encoding="utf-8")
+    arguments = [str(tmp_path / "rendus"), "--master", str(tmp_path / "solutions"), "--out", str(tmp_path / "g.csv")]
+    assert main(arguments) == 2
+    assert "matches" in capsys.readouterr().err

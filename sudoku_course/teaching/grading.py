@@ -281,6 +281,12 @@ def grade(
     students = sorted(p for p in submissions_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
     for stray in sorted(p for p in submissions_dir.iterdir() if p.is_file()):
         print(f"ignored {stray}: expected {submissions_dir}/<student>/<NN-name>.ipynb")
+    # Only the notebooks somebody handed in are graded (and their masters run): a class that has done
+    # lesson 00 is not graded "missing" on every later lesson.
+    submitted = {path.name for student in students for path in student.glob("*.ipynb")}
+    masters = [master for master in masters if master.name in submitted]
+    if not masters:
+        raise GradingError(f"no submission in {submissions_dir} matches a notebook of {master_dir}")
     limits = {"cell_timeout": cell_timeout, "notebook_timeout": notebook_timeout}
 
     def grade_one(task: tuple[Path, Path]) -> tuple[list[GradeRow], Execution]:
