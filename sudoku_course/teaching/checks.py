@@ -183,6 +183,9 @@ class CheckReport:
     def __repr__(self) -> str:
         return f"<vérification {self.summary()}>"
 
+    def _ipython_display_(self) -> None:
+        """Show nothing when a check ends a notebook cell: run_check has already displayed the verdict."""
+
 
 # ---------------------------------------------------------------- running
 class _CaseTimeout(BaseException):
