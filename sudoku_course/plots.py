@@ -45,12 +45,21 @@ def use_course_style() -> None:
 
 
 def _course_style(function):
-    """Draw inside the course style without changing the caller's settings."""
+    """Draw inside the course style without changing the caller's settings.
+
+    Only the style's own keys are saved and restored. `plt.rc_context` would
+    restore every setting, including the interactive mode that the first figure
+    of a Jupyter kernel switches on, and later figures would then not be shown.
+    """
 
     @functools.wraps(function)
     def styled(*args, **kwargs):
-        with plt.rc_context(COURSE_STYLE):
+        saved = {key: plt.rcParams[key] for key in COURSE_STYLE}
+        plt.rcParams.update(COURSE_STYLE)
+        try:
             return function(*args, **kwargs)
+        finally:
+            plt.rcParams.update(saved)
 
     return styled
 

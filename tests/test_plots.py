@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
+import nbformat
 import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.colors import to_rgba
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
+from nbclient import NotebookClient
 
 from sudoku_course.grid import SudokuGrid
 from sudoku_course.plots import (
@@ -171,3 +173,17 @@ def test_use_course_style_applies_it_globally():
         use_course_style()
         for key, value in COURSE_STYLE.items():
             assert plt.rcParams[key] == (list(value) if isinstance(value, tuple) else value)
+
+
+def test_figures_drawn_after_a_course_plot_are_still_shown_in_a_kernel():
+    # In a Jupyter kernel the first figure switches matplotlib to interactive mode; restoring every setting
+    # after a course plot used to switch it off again, and later figures were silently not displayed.
+    cells = [
+        "from sudoku_course.plots import show_grid\nfrom sudoku_course.puzzles import reference",
+        "ax = show_grid(reference())",
+        "import matplotlib.pyplot as plt\nline = plt.plot([1, 2])",
+    ]
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in cells])
+    NotebookClient(nb, timeout=120, kernel_name="python3").execute()
+    outputs = [[output.output_type for output in cell.outputs] for cell in nb.cells]
+    assert outputs == [[], ["display_data"], ["display_data"]]
