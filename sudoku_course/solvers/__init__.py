@@ -17,6 +17,9 @@ REGISTRY: dict[str, str] = {
     "swarm": "sudoku_course.solvers.swarm:WorkerExplorerSwarm",
     "swap-pso": "sudoku_course.solvers.swarm:SwapPSO",
     "mealpy-pso": "sudoku_course.solvers.swarm:MealpyPSO",
+    "perm-ga": "sudoku_course.solvers.engines:PermutationGA",
+    "mealpy-ga": "sudoku_course.solvers.engines:MealpyGA",
+    "space-annealing": "sudoku_course.solvers.engines:SpaceAnnealing",
 }
 
 

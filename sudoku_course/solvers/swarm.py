@@ -24,9 +24,10 @@ import numpy as np
 
 from ..cost import ConflictTable, conflicts, conflicts_of_many
 from ..grid import SudokuGrid
-from ..spaces import BoxPermutationSpace, ContinuousSpace, RandomKeySpace, RowPermutationSpace, Space
+from ..spaces import BoxPermutationSpace, RowPermutationSpace
 from .base import Run, Solver
 from .local_search import free_cell_groups, hill_climb
+from .mealpy_adapter import CONTINUOUS_SPACES, run_mealpy
 
 
 # ======================================================================================
@@ -418,33 +419,6 @@ def _polish(puzzle: SudokuGrid, cells: np.ndarray, run: Run) -> tuple[np.ndarray
 # ======================================================================================
 # mealpy's canonical PSO on a continuous encoding
 # ======================================================================================
-CONTINUOUS_SPACES: dict[str, type[Space]] = {"continuous": ContinuousSpace, "random-key": RandomKeySpace}
-"""Encodings MealpyPSO accepts: one real per free cell, decoded by rounding or by ranking keys per row."""
-
-
-class _StopSearch(Exception):
-    """Raised from inside mealpy's loop to stop it: the grid is solved or the budget is spent."""
-
-
-class _CountedObjective:
-    """The cost mealpy minimises: counts each evaluation and remembers the best grid decoded."""
-
-    def __init__(self, space: Space, run: Run) -> None:
-        self.space, self.run = space, run
-        self.best_cost = np.iinfo(np.int64).max
-        self.best_grid: SudokuGrid | None = None
-
-    def __call__(self, candidate: np.ndarray) -> float:
-        if self.run.exhausted() or self.best_cost == 0:
-            raise _StopSearch
-        self.run.count()
-        grid = self.space.decode(candidate)
-        cost = conflicts(grid)
-        if cost < self.best_cost:
-            self.best_cost, self.best_grid = cost, grid
-        return float(cost)
-
-
 class MealpyPSO(Solver):
     """mealpy's OriginalPSO (inertia w, coefficients c1 and c2) over a continuous encoding of the free cells.
 
@@ -479,35 +453,7 @@ class MealpyPSO(Solver):
         self.c2 = c2
 
     def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
-        from mealpy import FloatVar
+        from mealpy.swarm_based.PSO import OriginalPSO
 
-        space = CONTINUOUS_SPACES[self.space](puzzle)
-        low, high = (space.low, space.high) if isinstance(space, ContinuousSpace) else (0.0, 1.0)
-        objective = _CountedObjective(space, run)
-        problem = {
-            "obj_func": objective,
-            "bounds": FloatVar(lb=[low] * space.dimension, ub=[high] * space.dimension),
-            "minmax": "min",
-            "log_to": None,
-        }
-        model = _recording_pso(run, objective)(
-            epoch=self.epochs, pop_size=self.pop_size, c1=self.c1, c2=self.c2, w=self.w
-        )
-        try:
-            model.solve(problem, seed=int(rng.integers(2**31)))
-        except _StopSearch:
-            run.record(objective.best_cost)  # the interrupted epoch
-        return objective.best_grid if objective.best_grid is not None else puzzle
-
-
-def _recording_pso(run: Run, objective: _CountedObjective) -> type:
-    """mealpy's OriginalPSO, extended to record each epoch's best cost in `run` and stop when it says so."""
-    from mealpy.swarm_based.PSO import OriginalPSO
-
-    class RecordingPSO(OriginalPSO):
-        def check_termination(self, mode="start", termination=None, epoch=None):
-            if mode == "start":
-                return super().check_termination(mode, termination, epoch)
-            return run.record(objective.best_cost)
-
-    return RecordingPSO
+        params = {"epoch": self.epochs, "pop_size": self.pop_size, "c1": self.c1, "c2": self.c2, "w": self.w}
+        return run_mealpy(OriginalPSO, params, CONTINUOUS_SPACES[self.space](puzzle), run, rng)
