@@ -142,6 +142,17 @@ def _explore(grid: SudokuGrid, limit: int) -> tuple[list[list[int]], _Search]:
     return [[mask.bit_length() for mask in solution] for solution in found], search
 
 
+def propagate(puzzle) -> Candidates | None:
+    """Candidates of every flat cell after naked and hidden singles (bit d - 1 set: digit d possible).
+
+    None if the deductions reach a contradiction, i.e. the puzzle has no solution.
+    """
+    grid = as_grid(puzzle)
+    search = _Search(grid.layout)
+    candidates, fixed = search.initial(grid.cells.ravel().tolist())
+    return candidates if search.propagate(candidates, fixed) else None
+
+
 def count_solutions(puzzle, limit: int = 2) -> int:
     """Number of solutions of `puzzle`, counting no further than `limit` (0 if its filled cells conflict)."""
     if limit < 1:
