@@ -13,6 +13,9 @@ from .base import Budget, Run, Solver, SolveResult
 REGISTRY: dict[str, str] = {
     "exact": "sudoku_course.solvers.exact:ExactSolver",
     "backtracking": "sudoku_course.solvers.exact:NaiveBacktracking",
+    "annealing": "sudoku_course.solvers.annealing:AnnealingSolver",
+    "simanneal": "sudoku_course.solvers.annealing:SimannealSolver",
+    "naive-annealing": "sudoku_course.solvers.annealing:NaiveAnnealer",
     "genetic": "sudoku_course.solvers.genetic:GeneticSolver",
     "swarm": "sudoku_course.solvers.swarm:WorkerExplorerSwarm",
     "swap-pso": "sudoku_course.solvers.swarm:SwapPSO",

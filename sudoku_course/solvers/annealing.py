@@ -1,0 +1,570 @@
+"""Simulated annealing for Sudoku: the course's annealer, a simanneal adapter, and the naive version.
+
+The state is a full grid in which every row holds a permutation of its missing digits, so only
+columns and boxes can conflict (with space="boxes", every box holds one, and only rows and columns
+can conflict). A move swaps two free cells of one row; its energy change (delta) is read from a
+`ConflictTable` in constant time instead of recounting the grid. Metropolis rule: a move with
+delta <= 0 is always accepted, a worse one with probability exp(-delta / T).
+
+- AnnealingSolver ("annealing"): geometric cooling with settings derived from the puzzle, restarts
+  on stagnation, optional reheating, adaptive cooling and candidate restriction.
+- SudokuAnnealer and SimannealSolver ("simanneal"): the same moves, run by the simanneal library.
+- NaiveAnnealer ("naive-annealing"): recounts the whole grid after every move, as the source course
+  did; it is kept only to measure the speed-up of the incremental delta.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import signal
+from collections.abc import Iterator
+from functools import cache
+
+import numpy as np
+from simanneal import Annealer
+
+from ..cost import ConflictTable
+from ..grid import InvalidPuzzleError, SudokuGrid
+from ..spaces import BoxPermutationSpace, PermutationSpace, RowPermutationSpace
+from .base import Run, Solver
+from .exact import propagate
+
+SPACES: dict[str, type[PermutationSpace]] = {"rows": RowPermutationSpace, "boxes": BoxPermutationSpace}
+ENGINES = ("python", "numba")
+T0_SAMPLES = 200
+"""Random moves whose deltas give the default initial temperature (their standard deviation)."""
+MIN_T0 = 0.5
+"""Lowest default initial temperature, for states where the sampled deltas barely vary."""
+
+Move = tuple[int, int, int]
+"""A swap: flat cells i and j, and the digits both may hold (bit d set: digit d allowed in both cells)."""
+
+
+# ------------------------------------------------------------------ the inner loop
+def anneal_chain(table: ConflictTable, moves: list[Move], uniforms: list[float], temperature: float) -> tuple[int, int]:
+    """Try each move at one temperature with the Metropolis rule; return (moves tried, moves accepted).
+
+    `uniforms` holds one random number in [0, 1) per move. The chain stops early when the cost reaches 0.
+    """
+    cells = table.cells
+    tried = accepted = 0
+    for (i, j, allowed), u in zip(moves, uniforms, strict=True):
+        if not (allowed >> cells[i]) & (allowed >> cells[j]) & 1:
+            continue  # the swap would put a digit outside its cell's candidates
+        tried += 1
+        delta = table.delta_swap_cells(i, j)
+        if delta <= 0 or u < math.exp(-delta / temperature):
+            table.swap_cells(i, j)
+            accepted += 1
+            if table.cost == 0:
+                break
+    return tried, accepted
+
+
+# ------------------------------------------------------------------ representation
+def propagated_candidates(puzzle: SudokuGrid) -> list[int]:
+    """Candidates of every flat cell after naked and hidden singles, as masks (bit d set: digit d possible).
+
+    Raises InvalidPuzzleError if the deductions reach a contradiction (the puzzle has no solution).
+    """
+    masks = propagate(puzzle)
+    if masks is None:
+        raise InvalidPuzzleError("the puzzle has no solution: constraint propagation reached a contradiction")
+    return [mask << 1 for mask in masks]  # the exact solver's bit d - 1 becomes bit d
+
+
+def fixed_by_candidates(puzzle: SudokuGrid, candidates: list[int]) -> SudokuGrid:
+    """The puzzle with every cell that has a single candidate filled and treated as a given."""
+    digits = [mask.bit_length() - 1 if (mask & (mask - 1)) == 0 else 0 for mask in candidates]
+    cells = np.where(puzzle.cells.ravel() != 0, puzzle.cells.ravel(), digits)
+    return SudokuGrid(cells.reshape(puzzle.cells.shape), puzzle.box_size)
+
+
+def swap_moves(space: PermutationSpace, candidates: list[int] | None = None) -> list[Move]:
+    """Every swap of two free cells of one unit of `space`, each with the digits both cells may hold.
+
+    Without candidates every digit is allowed. With candidates, pairs sharing fewer than two digits are
+    left out: a swap keeps both cells within their candidates only if both digits are common to them.
+    """
+    everything = (1 << (space.puzzle.size + 1)) - 2  # bits 1..n
+    moves = []
+    for segment in space.segments:
+        cells = space.free_cells[segment].tolist()
+        for k, i in enumerate(cells):
+            for j in cells[k + 1 :]:
+                allowed = everything if candidates is None else candidates[i] & candidates[j]
+                if allowed.bit_count() >= 2:
+                    moves.append((i, j, allowed))
+    return moves
+
+
+def random_state(space: PermutationSpace, candidates: list[int] | None, rng: np.random.Generator) -> SudokuGrid:
+    """A random full grid of the space; with candidates, every free cell holds one of its candidates."""
+    if candidates is None:
+        return space.decode(space.random(rng))
+    cells = space.puzzle.cells.ravel().copy()
+    for segment, digits in zip(space.segments, space.missing, strict=True):
+        unit_cells = space.free_cells[segment].tolist()
+        for cell, digit in _random_matching(unit_cells, digits.tolist(), candidates, rng).items():
+            cells[cell] = digit
+    return space.puzzle.with_cells(cells.reshape(space.puzzle.cells.shape))
+
+
+def _random_matching(
+    cells: list[int], digits: list[int], candidates: list[int], rng: np.random.Generator
+) -> dict[int, int]:
+    """A random assignment of distinct `digits` to `cells`, each cell getting one of its candidates.
+
+    Augmenting paths (Kuhn's algorithm) with cells and digits visited in random order.
+    """
+    owner: dict[int, int] = {}  # digit -> cell
+
+    def place(cell: int, seen: set[int]) -> bool:
+        for digit in rng.permutation(digits).tolist():
+            if candidates[cell] >> digit & 1 and digit not in seen:
+                seen.add(digit)
+                if digit not in owner or place(owner[digit], seen):
+                    owner[digit] = cell
+                    return True
+        return False
+
+    for cell in rng.permutation(cells).tolist():
+        if not place(cell, set()):
+            row, column = divmod(cell, math.isqrt(len(candidates)))
+            raise InvalidPuzzleError(
+                f"the puzzle has no solution: no digit left for the cell at row {row + 1}, column {column + 1}"
+            )
+    return {cell: digit for digit, cell in owner.items()}
+
+
+# ------------------------------------------------------------------ schedule
+def delta_spread(table: ConflictTable, moves: list[Move], rng: np.random.Generator, samples: int = T0_SAMPLES) -> float:
+    """Standard deviation of the deltas of `samples` random moves from the current state (nothing is changed)."""
+    picks = rng.integers(len(moves), size=samples).tolist()
+    return float(np.std([table.delta_swap_cells(moves[k][0], moves[k][1]) for k in picks]))
+
+
+def adapted_alpha(alpha: float, acceptance: float, low: float = 0.05, high: float = 0.5) -> float:
+    """Cooling factor for the next temperature, from the share of moves just accepted.
+
+    Many moves accepted (> high): the search is still hot, cool faster (alpha squared). Few accepted
+    (< low): it is nearly frozen, cool slower (square root of alpha). The result stays in [0.8, 0.999].
+    """
+    if acceptance > high:
+        alpha = alpha**2
+    elif acceptance < low:
+        alpha = math.sqrt(alpha)
+    return min(0.999, max(0.8, alpha))
+
+
+# ------------------------------------------------------------------ numba engine
+class ArrayTable:
+    """The counts of a ConflictTable as numpy arrays, for the compiled chain (engine="numba").
+
+    counts[u, d]: how many cells of unit u hold digit d, units numbered rows (0..n-1), columns
+    (n..2n-1), then boxes (2n..3n-1); units[cell]: the three units of a flat cell.
+    """
+
+    def __init__(self, grid: SudokuGrid) -> None:
+        n = grid.size
+        self.cells = grid.cells.ravel().copy()
+        rows, columns = np.divmod(np.arange(n * n), n)
+        boxes = (rows // grid.box_size) * grid.box_size + columns // grid.box_size
+        self.units = np.stack([rows, n + columns, 2 * n + boxes], axis=1)
+        self.counts = np.zeros((3 * n, n + 1), dtype=np.int64)
+        np.add.at(self.counts, (self.units, self.cells[:, None]), 1)
+        self.cost = int((self.counts[:, 1:] == 0).sum())
+
+
+def array_chain(cells, units, counts, moves, picks, uniforms, temperature, cost):
+    """anneal_chain on arrays, with ConflictTable's delta written out; compiled by numba for engine="numba".
+
+    moves: one row (i, j, allowed) per swap; picks: the rows to try. Returns (tried, accepted, cost).
+    """
+    tried = accepted = 0
+    for step in range(picks.size):
+        i, j, allowed = moves[picks[step], 0], moves[picks[step], 1], moves[picks[step], 2]
+        a, b = cells[i], cells[j]
+        if not (allowed >> a) & (allowed >> b) & 1:
+            continue
+        tried += 1
+        delta = 0
+        for k in range(3):
+            unit_i, unit_j = units[i, k], units[j, k]
+            if unit_i != unit_j:
+                delta += (counts[unit_i, a] == 1) - (counts[unit_i, b] == 0)
+                delta += (counts[unit_j, b] == 1) - (counts[unit_j, a] == 0)
+        if delta <= 0 or uniforms[step] < math.exp(-delta / temperature):
+            for k in range(3):
+                unit_i, unit_j = units[i, k], units[j, k]
+                if unit_i != unit_j:
+                    counts[unit_i, a] -= 1
+                    counts[unit_i, b] += 1
+                    counts[unit_j, b] -= 1
+                    counts[unit_j, a] += 1
+            cells[i], cells[j] = b, a
+            cost += delta
+            accepted += 1
+            if cost == 0:
+                break
+    return tried, accepted, cost
+
+
+@cache
+def compiled_chain():
+    """array_chain compiled by numba (imported only when the numba engine is used)."""
+    try:
+        import numba
+    except ImportError as error:
+        raise ImportError('engine="numba" needs the numba package: pip install numba') from error
+    return numba.njit(cache=True, nogil=True)(array_chain)
+
+
+# ------------------------------------------------------------------ solvers
+class AnnealingSolver(Solver):
+    """The course's annealer: row swaps, incremental deltas, Metropolis rule, geometric cooling.
+
+    Parameters (None means derived from the puzzle):
+    - space: "rows" (swap within a row) or "boxes" (swap within a box).
+    - t0: initial temperature; default the spread (standard deviation) of random moves' deltas.
+    - alpha: cooling factor after each chain; t_min: below this temperature, a restart begins.
+    - chain_length: moves per temperature; default chain_factor x the number of cells the moves touch.
+    - patience: chains without a new best cost in the current restart before it is called stagnant.
+    - reheat: on stagnation, set T back to reheat x t0 instead of restarting (None: restart).
+    - adaptive: adapt alpha after each chain from the acceptance rate (see adapted_alpha).
+    - restrict: fix what naked and hidden singles fix, and keep every cell within its candidates.
+    - max_restarts: give up after this many restarts (None: only the budget stops the run).
+    - engine: "python" (anneal_chain, the loop shown in the lesson) or "numba" (array_chain compiled).
+
+    One iteration is one chain (one temperature). Stats: accepted (moves), reheats, free_cells.
+    """
+
+    name = "annealing"
+
+    def __init__(
+        self,
+        *,
+        space: str = "rows",
+        t0: float | None = None,
+        alpha: float = 0.99,
+        t_min: float = 0.05,
+        chain_length: int | None = None,
+        chain_factor: int = 10,
+        patience: int = 50,
+        reheat: float | None = None,
+        adaptive: bool = False,
+        restrict: bool = False,
+        max_restarts: int | None = 1000,
+        engine: str = "python",
+    ) -> None:
+        if space not in SPACES:
+            raise ValueError(f"unknown space {space!r}; available: {', '.join(SPACES)}")
+        if engine not in ENGINES:
+            raise ValueError(f"unknown engine {engine!r}; available: {', '.join(ENGINES)}")
+        if not 0 < alpha < 1:
+            raise ValueError(f"alpha must be between 0 and 1 (excluded), got {alpha!r}")
+        if not t_min > 0 or (t0 is not None and not t0 > t_min):
+            raise ValueError(f"need t0 > t_min > 0, got t0={t0!r}, t_min={t_min!r}")
+        if reheat is not None and not 0 < reheat <= 1:
+            raise ValueError(f"reheat must be in (0, 1], got {reheat!r}")
+        for label, value in (("chain_length", chain_length), ("chain_factor", chain_factor), ("patience", patience)):
+            if value is not None and value < 1:
+                raise ValueError(f"{label} must be at least 1, got {value!r}")
+        self.space = space
+        self.t0 = t0
+        self.alpha = alpha
+        self.t_min = t_min
+        self.chain_length = chain_length
+        self.chain_factor = chain_factor
+        self.patience = patience
+        self.reheat = reheat
+        self.adaptive = adaptive
+        self.restrict = restrict
+        self.max_restarts = max_restarts
+        self.engine = engine
+
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+        candidates = propagated_candidates(puzzle) if self.restrict else None
+        space = SPACES[self.space](puzzle if candidates is None else fixed_by_candidates(puzzle, candidates))
+        moves = swap_moves(space, candidates)
+        length = self.chain_length or self.chain_factor * len({cell for i, j, _ in moves for cell in (i, j)})
+        run.stats.update(free_cells=space.dimension, accepted=0, reheats=0)
+        grid = random_state(space, candidates, rng)
+        t0 = self.t0 or self._initial_temperature(grid, moves, rng, run)
+        best_cells, best_cost = None, math.inf
+        while True:
+            cells, cost, finished = self._anneal(grid, moves, t0, length, rng, run)
+            if cost < best_cost:
+                best_cells, best_cost = cells, cost
+            if finished or run.restarts == self.max_restarts:
+                return puzzle.with_cells(np.reshape(best_cells, puzzle.cells.shape))
+            run.restarts += 1
+            grid = random_state(space, candidates, rng)
+
+    def _initial_temperature(self, grid: SudokuGrid, moves: list[Move], rng: np.random.Generator, run: Run) -> float:
+        """The spread of the deltas of random moves from `grid` (at least MIN_T0)."""
+        remaining = run.remaining()
+        samples = T0_SAMPLES if remaining is None else min(T0_SAMPLES, remaining - 1)  # 1 left for the state
+        if not moves or samples < 1:
+            return MIN_T0
+        run.count(samples)
+        return max(MIN_T0, delta_spread(ConflictTable(grid), moves, rng, samples))
+
+    def _anneal(
+        self, grid: SudokuGrid, moves: list[Move], t0: float, length: int, rng: np.random.Generator, run: Run
+    ) -> tuple[list[int], int, bool]:
+        """One restart from `grid`: cool from t0 until stagnation or t_min. Returns (cells, cost, stop the run)."""
+        chain = _PythonChain(grid, moves) if self.engine == "python" else _CompiledChain(grid, moves)
+        run.count()
+        if not moves:  # no unit has two free cells to swap: this state is the only one, restarts are useless
+            run.record(chain.cost)
+            return chain.cells(), chain.cost, True
+        temperature, alpha, best, stale = t0, self.alpha, chain.cost, 0
+        while True:
+            remaining = run.remaining()
+            size = length if remaining is None else min(length, remaining)
+            tried, accepted = chain.run(rng.integers(len(moves), size=size), rng.random(size), temperature)
+            run.count(tried)
+            run.stats["accepted"] += accepted
+            best, stale = (chain.cost, 0) if chain.cost < best else (best, stale + 1)
+            run_best = min(best, run.history[-1]) if run.history else best  # the history holds the run's best
+            if run.record(run_best):
+                return chain.cells(), chain.cost, True
+            if self.adaptive:
+                alpha = adapted_alpha(alpha, accepted / max(tried, 1))
+            temperature *= alpha
+            if stale >= self.patience and self.reheat is not None:
+                temperature, stale = self.reheat * t0, 0
+                run.stats["reheats"] += 1
+            elif stale >= self.patience or temperature < self.t_min:
+                return chain.cells(), chain.cost, False
+
+
+class _PythonChain:
+    """Chains run by anneal_chain on a ConflictTable."""
+
+    def __init__(self, grid: SudokuGrid, moves: list[Move]) -> None:
+        self.table = ConflictTable(grid)
+        self.moves = moves
+
+    @property
+    def cost(self) -> int:
+        return self.table.cost
+
+    def cells(self) -> list[int]:
+        return list(self.table.cells)
+
+    def run(self, picks: np.ndarray, uniforms: np.ndarray, temperature: float) -> tuple[int, int]:
+        moves = self.moves
+        return anneal_chain(self.table, [moves[k] for k in picks.tolist()], uniforms.tolist(), temperature)
+
+
+class _CompiledChain:
+    """Chains run by the numba-compiled array_chain on an ArrayTable (same draws, same moves)."""
+
+    def __init__(self, grid: SudokuGrid, moves: list[Move]) -> None:
+        self.table = ArrayTable(grid)
+        self.moves = np.array(moves, dtype=np.int64)
+        self.cost = self.table.cost
+        self._chain = compiled_chain()
+
+    def cells(self) -> list[int]:
+        return self.table.cells.tolist()
+
+    def run(self, picks: np.ndarray, uniforms: np.ndarray, temperature: float) -> tuple[int, int]:
+        t = self.table
+        tried, accepted, self.cost = self._chain(
+            t.cells, t.units, t.counts, self.moves, picks, uniforms, temperature, self.cost
+        )
+        return tried, accepted
+
+
+class NaiveAnnealer(Solver):
+    """The source course's annealer: every move copies the state and recounts the whole grid.
+
+    Same space, moves and Metropolis rule as AnnealingSolver, but each move is evaluated from scratch
+    with `space.cost` instead of an O(1) delta. Defaults follow the source (t0=1, alpha=0.999, 100 moves
+    per temperature, t_min=0.001, 10 restarts). Kept only to measure the speed-up of the incremental delta.
+    """
+
+    name = "naive-annealing"
+
+    def __init__(
+        self,
+        *,
+        t0: float = 1.0,
+        alpha: float = 0.999,
+        chain_length: int = 100,
+        t_min: float = 0.001,
+        max_restarts: int = 10,
+    ) -> None:
+        self.t0 = t0
+        self.alpha = alpha
+        self.chain_length = chain_length
+        self.t_min = t_min
+        self.max_restarts = max_restarts
+
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+        space = RowPermutationSpace(puzzle)
+        best, best_cost = None, math.inf
+        for restart in range(self.max_restarts):
+            run.restarts = restart
+            current = space.random(rng)
+            cost = space.cost(current)
+            run.count()
+            temperature = self.t0
+            while temperature > self.t_min:
+                for _ in range(self.chain_length):
+                    if cost == 0 or run.exhausted():
+                        break
+                    neighbour = space.neighbour(current, rng)
+                    delta = space.cost(neighbour) - cost
+                    run.count()
+                    if delta <= 0 or rng.random() < math.exp(-delta / temperature):
+                        current, cost = neighbour, cost + delta
+                if cost < best_cost:
+                    best, best_cost = current, cost
+                if run.record(best_cost):
+                    return space.decode(best)
+                temperature *= self.alpha
+        return space.decode(best)
+
+
+class SudokuAnnealer(Annealer):
+    """simanneal's Annealer on the row-permutation space: `move` swaps two cells and returns the delta.
+
+    The state is the flat list of cells; a ConflictTable alongside gives each move's delta in O(1).
+    simanneal keeps a copy of the last accepted state ("slice" copies: cheap for a list) and puts it
+    back when it rejects a move; the table then undoes its last swap (see `_follow`). The run stops as
+    soon as the energy reaches 0. `trace` collects simanneal's reports (temperature, energy, acceptance
+    and improvement rates); nothing is printed unless `verbose`. With a `run`, every evaluation is counted
+    and each report records the best energy (the run's budget or callback can then stop the annealing).
+
+    simanneal installs a SIGINT handler, so this class works only in the main thread; the previous
+    handler is put back when `anneal` returns. simanneal draws its acceptance tests from the global
+    `random` module: seed it (random.seed) for a reproducible run.
+    """
+
+    copy_strategy = "slice"
+
+    def __init__(
+        self,
+        table: ConflictTable,
+        moves: list[Move],
+        rng: np.random.Generator,
+        run: Run | None = None,
+        verbose: bool = False,
+    ) -> None:
+        self.table = table
+        self.moves = moves
+        self.run = run
+        self.verbose = verbose
+        self.trace: list[dict[str, float | None]] = []
+        self._picks = _draws(rng, len(moves))
+        self._last_swap: tuple[int, int] | None = None
+        self._previous_sigint = signal.getsignal(signal.SIGINT)
+        try:
+            super().__init__(initial_state=table.cells)
+        except ValueError as error:
+            raise RuntimeError("simanneal runs only in the main thread (it installs a signal handler)") from error
+
+    def move(self) -> int:
+        """Swap two free cells of one row and return the energy change."""
+        self._follow()
+        i, j, _ = self.moves[next(self._picks)]
+        delta = self.table.delta_swap_cells(i, j)
+        self.table.swap_cells(i, j)
+        self.state[i], self.state[j] = self.state[j], self.state[i]
+        self._last_swap = (i, j)
+        if self.run is not None:
+            self.run.count()
+        if self.table.cost == 0:
+            self.user_exit = True  # solved: this move lowers the energy, so it is accepted, then the loop ends
+        return delta
+
+    def energy(self) -> int:
+        """Conflicts of the current state."""
+        self._follow()
+        if self.run is not None:
+            self.run.count()
+        return self.table.cost
+
+    def update(self, step, T, E, acceptance, improvement) -> None:
+        """Keep simanneal's report in `trace` (print it if verbose) and record the best energy in the run."""
+        self.trace.append(
+            {"step": step, "temperature": T, "energy": E, "acceptance": acceptance, "improvement": improvement}
+        )
+        if self.verbose:
+            self.default_update(step, T, E, acceptance, improvement)
+        if self.run is not None and step > 0 and self.run.record(self.best_energy):
+            self.user_exit = True
+
+    def anneal(self) -> tuple[list[int], int]:
+        """Run simanneal's loop; return (best state, best energy)."""
+        try:
+            return super().anneal()
+        finally:
+            signal.signal(signal.SIGINT, self._previous_sigint)
+
+    def _follow(self) -> None:
+        """If simanneal rejected the last swap (its saved state is back), undo that swap in the table."""
+        if self._last_swap is not None:
+            i, j = self._last_swap
+            if self.state[i] != self.table.cells[i]:
+                self.table.swap_cells(i, j)
+            self._last_swap = None
+
+
+def _draws(rng: np.random.Generator, count: int, block: int = 4096) -> Iterator[int]:
+    """An endless stream of random integers in [0, count), drawn by blocks (one numpy call per block)."""
+    while True:
+        yield from rng.integers(count, size=block).tolist()
+
+
+class SimannealSolver(Solver):
+    """The simanneal library on the row-permutation space (see SudokuAnnealer).
+
+    simanneal cools geometrically from t_max to t_min over `steps` moves, without restarts. Default
+    t_max: the spread of random moves' deltas, as for AnnealingSolver. An evaluation budget shortens
+    `steps`; `updates` reports are recorded in the history (and printed if verbose).
+    """
+
+    name = "simanneal"
+
+    def __init__(
+        self,
+        *,
+        t_max: float | None = None,
+        t_min: float = 0.05,
+        steps: int = 200_000,
+        updates: int = 100,
+        verbose: bool = False,
+    ) -> None:
+        if t_max is not None and not t_max > t_min > 0:
+            raise ValueError(f"need t_max > t_min > 0, got t_max={t_max!r}, t_min={t_min!r}")
+        self.t_max = t_max
+        self.t_min = t_min
+        self.steps = steps
+        self.updates = updates
+        self.verbose = verbose
+
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+        space = RowPermutationSpace(puzzle)
+        moves = swap_moves(space)
+        table = ConflictTable(random_state(space, None, rng))
+        if table.cost == 0 or not moves:
+            run.count()
+            run.record(table.cost)
+            return table.to_grid(puzzle)
+        if self.t_max is None:
+            run.count(T0_SAMPLES)
+        t_max = self.t_max or max(MIN_T0, delta_spread(table, moves, rng))
+        random.seed(int(rng.integers(2**32)))  # simanneal draws its acceptance tests from the global random
+        annealer = SudokuAnnealer(table, moves, rng, run=run, verbose=self.verbose)
+        annealer.Tmax, annealer.Tmin, annealer.updates = t_max, self.t_min, self.updates
+        remaining = run.remaining()
+        annealer.steps = self.steps if remaining is None else max(0, min(self.steps, remaining - 1))
+        state, energy = annealer.anneal()
+        run.record(energy)
+        return puzzle.with_cells(np.reshape(state, puzzle.cells.shape))

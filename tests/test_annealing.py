@@ -1,0 +1,299 @@
+"""Tests of sudoku_course.solvers.annealing: the incremental annealer, its engines, simanneal, the naive one."""
+
+from __future__ import annotations
+
+import math
+import signal
+import threading
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudoku_course.cost import ConflictTable, conflicts
+from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
+from sudoku_course.puzzles import load_bank, reference
+from sudoku_course.solvers import get_solver
+from sudoku_course.solvers.annealing import (
+    AnnealingSolver,
+    NaiveAnnealer,
+    SimannealSolver,
+    SudokuAnnealer,
+    adapted_alpha,
+    anneal_chain,
+    fixed_by_candidates,
+    propagated_candidates,
+    random_state,
+    swap_moves,
+)
+from sudoku_course.solvers.exact import solve_exact
+from sudoku_course.spaces import BoxPermutationSpace, RowPermutationSpace
+
+TEMOIN_SOLUTION = "962185473174963825538427169826359741357814296491672538249538617715296384683741952"
+FAST = settings(max_examples=10, deadline=None)
+# Row 1 holds 1..8, so its last cell must be 9, but the 9 given in row 2 shares that cell's box.
+NO_SOLUTION = "123456780" + "000000009" + "0" * 63
+
+
+@pytest.fixture(scope="module")
+def hard():
+    """Two hard puzzles that the restricted annealer solves within a small budget."""
+    return load_bank("hard")[:2]
+
+
+def assert_solves(puzzle: SudokuGrid, result) -> None:
+    """The result is solved, agrees with the exact solver (unique solutions) and keeps the givens."""
+    assert result.solved and result.cost == 0
+    assert result.grid == solve_exact(puzzle).grid
+    assert (result.grid.cells[puzzle.givens] == puzzle.cells[puzzle.givens]).all()
+
+
+# ------------------------------------------------------------------ AnnealingSolver
+def test_solves_the_temoin_without_touching_the_input():
+    puzzle = reference()
+    before = puzzle.copy()
+    result = AnnealingSolver().solve(puzzle, seed=0)
+    assert_solves(puzzle, result)
+    assert result.grid.to_string() == TEMOIN_SOLUTION
+    assert puzzle == before and (puzzle.givens == before.givens).all()
+    assert result.history[-1] == 0 and result.history == sorted(result.history, reverse=True)
+
+
+def test_same_seed_same_result():
+    puzzle = load_bank("medium")[0]
+    first, second = (AnnealingSolver().solve(puzzle, seed=7, budget=30_000) for _ in range(2))
+    assert first.grid == second.grid
+    assert (first.evaluations, first.history, first.stats) == (second.evaluations, second.history, second.stats)
+    other = AnnealingSolver().solve(puzzle, seed=8, budget=30_000)
+    assert other.history != first.history
+
+
+@pytest.mark.parametrize("budget", [150, 5_000, 40_000])
+def test_evaluation_budget_is_respected(hard, budget):
+    result = AnnealingSolver(max_restarts=None).solve(hard[0], seed=1, budget=budget)
+    assert result.evaluations <= budget
+    assert not result.solved or result.evaluations < budget
+
+
+def test_restarts_and_max_restarts():
+    result = AnnealingSolver(patience=2, max_restarts=3).solve(load_bank("medium")[3], seed=0)
+    assert result.restarts <= 3
+    assert result.solved or result.restarts == 3
+
+
+def test_candidate_restriction_solves_hard_puzzles(hard):
+    for k, puzzle in enumerate(hard):
+        result = AnnealingSolver(restrict=True).solve(puzzle, seed=k, budget=2_000_000)
+        assert_solves(puzzle, result)
+        assert 0 < result.stats["free_cells"] < puzzle.empty_count  # singles fixed some cells
+
+
+def test_restriction_on_a_singles_puzzle_leaves_nothing_to_search():
+    result = AnnealingSolver(restrict=True).solve(reference(), seed=0)
+    assert_solves(reference(), result)
+    assert result.stats["free_cells"] == 0
+
+
+def test_box_space_solves_the_temoin():
+    assert_solves(reference(), AnnealingSolver(space="boxes").solve(reference(), seed=3))
+
+
+def test_reheating_replaces_restarts(hard):
+    result = AnnealingSolver(patience=3, reheat=0.5).solve(hard[0], seed=0, budget=60_000)
+    assert result.stats["reheats"] > 0 and result.restarts == 0
+
+
+def test_adaptive_cooling_runs_and_solves():
+    assert_solves(reference(), AnnealingSolver(adaptive=True).solve(reference(), seed=2))
+
+
+def test_unsolvable_puzzle_is_reported_with_restriction():
+    with pytest.raises(InvalidPuzzleError, match="no solution"):
+        AnnealingSolver(restrict=True).solve(NO_SOLUTION, seed=0)
+
+
+def test_unsolvable_puzzle_ends_unsolved_without_restriction():
+    result = AnnealingSolver(max_restarts=2, patience=2).solve(NO_SOLUTION, seed=0, budget=20_000)
+    assert not result.solved and result.cost > 0
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"space": "columns"},
+        {"engine": "cuda"},
+        {"alpha": 1.0},
+        {"t0": 0.01},
+        {"t_min": 0},
+        {"reheat": 1.5},
+        {"patience": 0},
+        {"chain_length": 0},
+    ],
+)
+def test_bad_parameters_are_refused(params):
+    with pytest.raises(ValueError, match=next(iter(params)).split("_")[0]):
+        AnnealingSolver(**params)
+
+
+def test_registry_names():
+    assert isinstance(get_solver("annealing", restrict=True), AnnealingSolver)
+    assert isinstance(get_solver("simanneal"), SimannealSolver)
+    assert isinstance(get_solver("naive-annealing"), NaiveAnnealer)
+
+
+# ------------------------------------------------------------------ engines
+def test_numba_engine_follows_the_python_loop(hard):
+    pytest.importorskip("numba")
+    for puzzle in [reference(), *hard]:
+        python, compiled = (
+            AnnealingSolver(restrict=True, engine=engine).solve(puzzle, seed=4, budget=2_000_000)
+            for engine in ("python", "numba")
+        )
+        assert_solves(puzzle, python)
+        assert_solves(puzzle, compiled)
+        assert compiled.evaluations == python.evaluations  # same draws, same moves, same decisions
+    unrestricted = AnnealingSolver(engine="numba").solve(reference(), seed=0)
+    assert_solves(reference(), unrestricted)
+
+
+# ------------------------------------------------------------------ building blocks
+@FAST
+@given(seed=st.integers(0, 2**32 - 1), temperature=st.sampled_from([0.01, 0.5, 3.0]))
+def test_chain_keeps_the_table_and_the_rows_right(seed, temperature):
+    rng = np.random.default_rng(seed)
+    puzzle = load_bank("medium")[1]
+    space = RowPermutationSpace(puzzle)
+    moves = swap_moves(space)
+    table = ConflictTable(random_state(space, None, rng))
+    start = table.cost
+    picks = rng.integers(len(moves), size=300).tolist()
+    tried, accepted = anneal_chain(table, [moves[k] for k in picks], rng.random(300).tolist(), temperature)
+    grid = table.to_grid(puzzle)
+    assert table.cost == conflicts(grid)
+    assert space.is_valid(space.encode(grid))  # rows are still permutations, givens kept
+    assert accepted <= tried <= 300
+    if temperature == 0.01:  # exp(-1 / 0.01) is about 4e-44: only non-worsening moves pass
+        assert table.cost <= start
+
+
+def test_chain_at_high_temperature_accepts_almost_everything():
+    rng = np.random.default_rng(0)
+    space = RowPermutationSpace(reference())
+    moves = swap_moves(space)
+    table = ConflictTable(random_state(space, None, rng))
+    picks = rng.integers(len(moves), size=1000).tolist()
+    tried, accepted = anneal_chain(table, [moves[k] for k in picks], rng.random(1000).tolist(), 1e6)
+    assert tried == 1000 and accepted >= 990
+
+
+def test_swap_moves_pair_free_cells_of_one_unit():
+    puzzle = reference()
+    for space_class, unit_of in (
+        (RowPermutationSpace, lambda c: c // 9),
+        (BoxPermutationSpace, lambda c: c // 27 * 3 + c % 9 // 3),
+    ):
+        moves = swap_moves(space_class(puzzle))
+        free = set(np.flatnonzero(~puzzle.givens).tolist())
+        assert moves and all(i in free and j in free and unit_of(i) == unit_of(j) for i, j, _ in moves)
+        assert len({(i, j) for i, j, _ in moves}) == len(moves)
+
+
+def test_candidates_and_restricted_states(hard):
+    rng = np.random.default_rng(5)
+    puzzle = hard[0]
+    candidates = propagated_candidates(puzzle)
+    solution = solve_exact(puzzle).grid.cells.ravel()
+    assert all(mask >> digit & 1 for mask, digit in zip(candidates, solution, strict=True))
+    fixed = fixed_by_candidates(puzzle, candidates)
+    assert (fixed.cells[puzzle.givens] == puzzle.cells[puzzle.givens]).all()
+    assert fixed.givens.sum() > puzzle.givens.sum()
+    space = RowPermutationSpace(fixed)
+    moves = swap_moves(space, candidates)
+    assert all(bin(allowed).count("1") >= 2 for _, _, allowed in moves)
+    for _ in range(5):
+        cells = random_state(space, candidates, rng).cells.ravel()
+        assert all(candidates[c] >> int(cells[c]) & 1 for c in range(81))
+        assert all(sorted(cells[r * 9 : r * 9 + 9]) == list(range(1, 10)) for r in range(9))
+
+
+def test_restricted_chain_keeps_cells_within_candidates(hard):
+    rng = np.random.default_rng(11)
+    puzzle = hard[1]
+    candidates = propagated_candidates(puzzle)
+    space = RowPermutationSpace(fixed_by_candidates(puzzle, candidates))
+    moves = swap_moves(space, candidates)
+    table = ConflictTable(random_state(space, candidates, rng))
+    picks = rng.integers(len(moves), size=2000).tolist()
+    anneal_chain(table, [moves[k] for k in picks], rng.random(2000).tolist(), 2.0)
+    assert all(candidates[c] >> v & 1 for c, v in enumerate(table.cells))
+
+
+def test_adapted_alpha_cools_faster_when_hot_and_slower_when_frozen():
+    assert adapted_alpha(0.95, 0.9) < 0.95 < adapted_alpha(0.95, 0.01)
+    assert adapted_alpha(0.95, 0.3) == 0.95
+    assert adapted_alpha(0.81, 1.0) == 0.8 and adapted_alpha(0.9989, 0.0) == 0.999
+
+
+# ------------------------------------------------------------------ simanneal
+def test_simanneal_solves_the_temoin_silently(capsys):
+    handler = signal.getsignal(signal.SIGINT)
+    result = SimannealSolver().solve(reference(), seed=0)
+    assert_solves(reference(), result)
+    assert result.evaluations < SimannealSolver().steps  # it stopped at energy 0
+    assert capsys.readouterr() == ("", "")
+    assert signal.getsignal(signal.SIGINT) is handler
+
+
+def test_simanneal_same_seed_and_budget():
+    puzzle = load_bank("medium")[0]
+    first, second = (SimannealSolver().solve(puzzle, seed=3, budget=20_000) for _ in range(2))
+    assert first.grid == second.grid and first.history == second.history
+    assert first.evaluations <= 20_000
+
+
+def test_simanneal_trace_and_verbose(capsys):
+    puzzle = reference()
+    space = RowPermutationSpace(puzzle)
+    table = ConflictTable(random_state(space, None, np.random.default_rng(0)))
+    annealer = SudokuAnnealer(table, swap_moves(space), np.random.default_rng(0), verbose=True)
+    annealer.Tmax, annealer.Tmin, annealer.steps, annealer.updates = 2.0, 0.05, 3000, 10
+    state, energy = annealer.anneal()
+    assert energy == conflicts(puzzle.with_cells(np.reshape(state, (9, 9))))
+    assert len(annealer.trace) >= 2 and annealer.trace[0]["acceptance"] is None
+    assert all(0 <= row["acceptance"] <= 1 for row in annealer.trace[1:])
+    assert "Temperature" in capsys.readouterr().err
+
+
+def test_simanneal_refuses_other_threads():
+    errors = []
+
+    def target():
+        try:
+            SimannealSolver().solve(reference(), seed=0)
+        except RuntimeError as error:
+            errors.append(str(error))
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    assert errors and "main thread" in errors[0]
+
+
+# ------------------------------------------------------------------ NaiveAnnealer
+def test_naive_annealer_solves_the_temoin_and_respects_its_budget():
+    result = NaiveAnnealer().solve(reference(), seed=1, budget=20_000)
+    assert_solves(reference(), result)
+    short = NaiveAnnealer().solve(load_bank("medium")[0], seed=1, budget=500)
+    assert short.evaluations <= 500 and not short.solved
+    again = NaiveAnnealer().solve(load_bank("medium")[0], seed=1, budget=500)
+    assert again.grid == short.grid and again.history == short.history
+    assert math.isclose(short.history[-1], short.cost)
+
+
+def test_a_puzzle_with_one_free_cell_per_row_ends_at_once():
+    cells = SudokuGrid.from_string(TEMOIN_SOLUTION).cells.copy()
+    cells[np.arange(9), np.arange(9)] = 0  # one empty cell per row: the row permutation is forced
+    result = AnnealingSolver(max_restarts=None).solve(SudokuGrid(cells), seed=0)
+    assert_solves(SudokuGrid(cells), result)
+    assert result.restarts == 0
