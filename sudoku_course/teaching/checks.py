@@ -64,6 +64,7 @@ from typing import Any
 import numpy as np
 
 from ..grid import SudokuGrid
+from .display import show
 
 STRICT_ENV = "SUDOKU_COURSE_STRICT"
 KEY_FILE_ENV = "SUDOKU_COURSE_GRADING_KEYFILE"
@@ -248,15 +249,7 @@ def _run_cases(func: Callable, cases: Sequence[Case], time_limit: float) -> tupl
 
 def _show(report: CheckReport) -> None:
     """Display the report: HTML and text in IPython/Jupyter, text on a plain console."""
-    try:
-        from IPython import get_ipython
-        from IPython.display import display
-    except ImportError:  # no IPython at all: a plain console
-        get_ipython = display = None
-    if get_ipython is None or get_ipython() is None:
-        print(report.text())
-    else:
-        display({"text/plain": report.text(), "text/html": report.html()}, raw=True)
+    show(report.text(), {"text/html": report.html()})
 
 
 def strict_mode() -> bool:
