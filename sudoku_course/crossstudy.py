@@ -45,7 +45,8 @@ REPRESENTATIONS: dict[str, str] = {"R1": "continuous", "R2": "rows", "R3": "rand
 """Representation label -> space name (see `solvers.engines.SPACES`)."""
 ALGORITHMS = ("PSO", "GA", "SA")
 SAME_ORDER = 10.0
-"""Two gaps are of the same order when neither is more than SAME_ORDER times the other."""
+"""The largest algorithm gap is of the same order as the smallest representation gap when it is at most
+SAME_ORDER times that gap (the rule only needs this side: the other is ruled out before, see `verdict`)."""
 
 ENGINE_NAMES: dict[tuple[str, str], str] = {
     ("PSO", "continuous"): "mealpy-pso",
@@ -256,8 +257,8 @@ class Gap:
         """One French line: the two medians, the gap, the ranges."""
         ranges = "se recouvrent" if self.overlap else "sont séparées"
         return (
-            f"{self.within} : {self.worst} {self.worst_median:g} → {self.best} {self.best_median:g}, "
-            f"écart {self.size:g} ; étendues {list(self.worst_range)} et {list(self.best_range)} {ranges}"
+            f"{self.within} : {self.worst} {_fr(self.worst_median)} → {self.best} {_fr(self.best_median)}, "
+            f"écart {_fr(self.size)} ; les étendues {list(self.worst_range)} et {list(self.best_range)} {ranges}"
         )
 
 
@@ -368,14 +369,15 @@ def verdict(table: pd.DataFrame) -> Verdict:
     elif smallest.size > largest.size:
         outcome = "representation dominates"
         reason = (
-            f"le plus petit écart de représentation ({smallest.within}, {smallest.size:g}) dépasse "
-            f"le plus grand écart d'algorithme ({largest.within}, {largest.size:g})"
+            f"le plus petit écart de représentation ({smallest.within}, {_fr(smallest.size)}) dépasse "
+            f"le plus grand écart d'algorithme ({largest.within}, {_fr(largest.size)})"
         )
     else:
         ratio = largest.size / smallest.size
         comparison = (
-            f"le plus grand écart d'algorithme ({largest.within}, {largest.size:g}) vaut {ratio:.1f} fois "
-            f"le plus petit écart de représentation ({smallest.within}, {smallest.size:g})"
+            f"le plus grand écart d'algorithme ({largest.within}, {_fr(largest.size)}) "
+            f"vaut {_fr(round(ratio, 1))} fois le plus petit écart de représentation "
+            f"({smallest.within}, {_fr(smallest.size)})"
         )
         if ratio <= SAME_ORDER:
             outcome, reason = "comparable", f"{comparison} : même ordre de grandeur (au plus {SAME_ORDER:g} fois)"
@@ -461,3 +463,8 @@ def distinct_per_generation(representation: str, puzzle, populations: Sequence[n
     """Distinct decoded grids in each population of a trace (see `population_trace`)."""
     space = space_of(representation, puzzle)
     return [distinct_grids(space, candidates) for candidates in populations]
+
+
+def _fr(number: float) -> str:
+    """A number written the French way in the verdict's sentences: 43,5 rather than 43.5."""
+    return f"{number:g}".replace(".", ",")

@@ -215,7 +215,7 @@ def test_source_run_reads_as_comparable_with_the_pso_column_dominated():
     assert result.dominated_columns == {"PSO": True, "GA": False}
     assert result.representation_gaps["PSO"].best == "R2"
     text = result.explain()
-    assert "39" in text and "34.5" in text and "effets comparables" in text
+    assert "39" in text and "34,5" in text and "effets comparables" in text
 
 
 def test_representation_dominates_when_every_column_gap_beats_every_row_gap():
