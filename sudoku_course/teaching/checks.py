@@ -332,7 +332,8 @@ TEMOIN_SOLUTION = "9621854731749638255384271698263597413578142964916725382495386
 SMALL_SOLUTION = "1234341221434321"  # a solved 4 x 4 grid
 
 
-def _with_swap(grid: SudokuGrid, first: tuple[int, int], second: tuple[int, int]) -> SudokuGrid:
+def with_swap(grid: SudokuGrid, first: tuple[int, int], second: tuple[int, int]) -> SudokuGrid:
+    """A copy of `grid` (same givens) whose cells `first` and `second` are swapped: handy to build hidden cases."""
     cells = grid.cells.copy()
     cells[first], cells[second] = cells[second], cells[first]
     return SudokuGrid(cells, grid.box_size, grid.givens)
@@ -357,12 +358,12 @@ def is_valid_solution_cases() -> list[Case]:
         ),
         Case(
             "deux chiffres échangés dans une ligne et un bloc (deux colonnes ont un doublon)",
-            (_with_swap(solution, (0, 3), (0, 4)),),
+            (with_swap(solution, (0, 3), (0, 4)),),
             returns_bool(False),
         ),
         Case(
             "deux chiffres échangés dans une colonne et un bloc (deux lignes ont un doublon)",
-            (_with_swap(solution, (0, 1), (1, 1)),),
+            (with_swap(solution, (0, 1), (1, 1)),),
             returns_bool(False),
         ),
         Case(

@@ -21,7 +21,7 @@ from ..grid import SudokuGrid
 from ..solvers.exact import solve_exact
 from ..solvers.swarm import SwapPSO, WorkerExplorerSwarm
 from ..spaces import BoxPermutationSpace
-from .checks import TEMOIN, Case, CheckReport, Judge, run_check
+from .checks import TEMOIN, Case, CheckReport, Judge, run_check, with_swap
 
 STUDY_TIME_LIMIT = 30.0  # seconds per case for the checks that run solvers
 EASY_STAGNATING = "700018650586207100000506200038000400000964020060000015805179360070020081002000040"
@@ -206,19 +206,13 @@ def _descent_judge(start: SudokuGrid, expected: SudokuGrid | None = None) -> Jud
     return judge
 
 
-def _one_swap_from(solution: SudokuGrid, first: tuple[int, int], second: tuple[int, int]) -> SudokuGrid:
-    cells = solution.cells.copy()
-    cells[first], cells[second] = cells[second], cells[first]
-    return SudokuGrid(cells, solution.box_size, solution.givens)
-
-
 def box_descent_cases() -> list[Case]:
     puzzle = SudokuGrid.from_string(TEMOIN)
     space = BoxPermutationSpace(puzzle)
     starts = [space.decode(space.random(np.random.default_rng(seed))) for seed in (1, 2, 3)]
     solution = solve_exact(puzzle).grid
     solution = SudokuGrid(solution.cells, 3, puzzle.givens)
-    near = _one_swap_from(solution, (0, 1), (1, 2))  # two free cells of box 1
+    near = with_swap(solution, (0, 1), (1, 2))  # two free cells of box 1
     small = SudokuGrid.from_string(SMALL)
     small_space = BoxPermutationSpace(small)
     small_start = small_space.decode(small_space.random(np.random.default_rng(5)))
