@@ -16,7 +16,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..crossstudy import BUDGET, SEEDS, CrossDesign, cross_table, distinct_grids, run_design, space_of, verdict
+from ..crossstudy import (
+    BUDGET,
+    GENERATIONS,
+    POPULATION,
+    SEEDS,
+    CrossDesign,
+    cross_table,
+    distinct_grids,
+    run_design,
+    space_of,
+    verdict,
+)
 from ..grid import InvalidPuzzleError, SudokuGrid
 from ..puzzles import load_bank
 from ..spaces import ContinuousSpace, RandomKeySpace, RowPermutationSpace, Space
@@ -130,9 +141,10 @@ def _design_judge(puzzle: SudokuGrid, seeds: tuple[int, ...]) -> Judge:
             return f"il faut les trois algorithmes PSO, GA et SA, obtenu {tuple(design.algorithms)}"
         if tuple(design.seeds) != tuple(seeds):
             return f"les graines doivent rester {tuple(seeds)}, obtenu {tuple(design.seeds)}"
-        if design.budget != BUDGET or design.population != 40:
+        if (design.population, design.generations) != (POPULATION, GENERATIONS):
             return (
-                f"le budget doit rester celui du protocole, 40 x 200 = {BUDGET} évaluations ; "
+                f"le protocole fixe une population de {POPULATION} sur {GENERATIONS} générations "
+                f"({BUDGET} évaluations) ; "
                 f"obtenu {design.population} x {design.generations} = {design.budget}"
             )
         grids = list(design.grids.values())
