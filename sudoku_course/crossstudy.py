@@ -31,8 +31,8 @@ from .bench import benchmark
 from .cost import unit_conflicts
 from .grid import SudokuGrid, as_grid
 from .solvers import Solver, get_solver
-from .solvers.engines import MIN_MEALPY_GA_POPULATION, SPACES, Observer
-from .spaces import Space
+from .solvers.engines import MIN_MEALPY_GA_POPULATION, Observer
+from .spaces import Space, space_class
 
 POPULATION = 40
 GENERATIONS = 200
@@ -42,7 +42,7 @@ MIN_POPULATION = MIN_MEALPY_GA_POPULATION
 """Smallest population every engine accepts."""
 SEEDS = (0, 1, 7, 42)
 REPRESENTATIONS: dict[str, str] = {"R1": "continuous", "R2": "rows", "R3": "random-key"}
-"""Representation label -> space name (see `solvers.engines.SPACES`)."""
+"""Representation label -> space name (see `spaces.SPACES`)."""
 ALGORITHMS = ("PSO", "GA", "SA")
 SAME_ORDER = 10.0
 """The largest algorithm gap is of the same order as the smallest representation gap when it is at most
@@ -113,7 +113,7 @@ def _space_name(representation: str) -> str:
 
 def space_of(representation: str, puzzle) -> Space:
     """The search space of a representation for one puzzle."""
-    return SPACES[_space_name(representation)](as_grid(puzzle))
+    return space_class(_space_name(representation))(as_grid(puzzle))
 
 
 # ---------------------------------------------------------------- the design

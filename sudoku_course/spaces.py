@@ -18,6 +18,7 @@ invariant, and give the cost (conflicts of the decoded grid).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -304,3 +305,23 @@ class RandomKeySpace(Space):
             ranks = np.searchsorted(missing, digits[segment])
             keys[segment] = (ranks + 0.5) / len(segment)
         return keys
+
+
+SPACES: dict[str, type[Space]] = {
+    "cells": CellSpace,
+    "rows": RowPermutationSpace,
+    "boxes": BoxPermutationSpace,
+    "continuous": ContinuousSpace,
+    "random-key": RandomKeySpace,
+}
+"""Every representation by the name solvers take as their `space` parameter."""
+PERMUTATION_SPACES = ("rows", "boxes")
+CONTINUOUS_SPACES = ("continuous", "random-key")
+
+
+def space_class(name: str, allowed: Iterable[str] = tuple(SPACES)) -> type[Space]:
+    """The space named `name`, if it is one of `allowed`; otherwise ValueError naming the accepted ones."""
+    allowed = tuple(allowed)
+    if name not in allowed:
+        raise ValueError(f"unknown space {name!r}; expected one of {sorted(allowed)}")
+    return SPACES[name]

@@ -10,13 +10,17 @@ from hypothesis import strategies as st
 from sudoku_course.cost import conflicts, unit_conflicts
 from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
 from sudoku_course.spaces import (
+    CONTINUOUS_SPACES,
+    PERMUTATION_SPACES,
     BoxPermutationSpace,
     CellSpace,
     ContinuousSpace,
     RandomKeySpace,
     RowPermutationSpace,
     Space,
+    space_class,
 )
+from sudoku_course.spaces import SPACES as NAMED_SPACES
 
 TEMOIN = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
 SPACES = (CellSpace, RowPermutationSpace, BoxPermutationSpace, ContinuousSpace, RandomKeySpace)
@@ -324,3 +328,13 @@ def test_encode_refuses_a_grid_that_breaks_the_invariant(space):
     cells[cells == 0] = 1  # every free cell holds 1: rows and boxes repeat it
     with pytest.raises(ValueError, match="invariant"):
         s.encode(SudokuGrid(cells, givens=s.puzzle.givens))
+
+
+def test_space_class_finds_every_space_by_name_and_refuses_the_others():
+    assert space_class("rows") is RowPermutationSpace
+    assert space_class("random-key", CONTINUOUS_SPACES) is RandomKeySpace
+    assert {space_class(name) for name in NAMED_SPACES} == set(NAMED_SPACES.values()) == set(SPACES)
+    with pytest.raises(ValueError, match=r"unknown space 'rows'; expected one of \['continuous', 'random-key'\]"):
+        space_class("rows", CONTINUOUS_SPACES)
+    with pytest.raises(ValueError, match="unknown space 'diagonals'"):
+        space_class("diagonals", PERMUTATION_SPACES)

@@ -26,11 +26,10 @@ from simanneal import Annealer
 
 from ..cost import ConflictTable
 from ..grid import InvalidPuzzleError, SudokuGrid
-from ..spaces import BoxPermutationSpace, PermutationSpace, RowPermutationSpace
+from ..spaces import PERMUTATION_SPACES, PermutationSpace, RowPermutationSpace, space_class
 from .base import Run, Solver
 from .exact import propagate
 
-SPACES: dict[str, type[PermutationSpace]] = {"rows": RowPermutationSpace, "boxes": BoxPermutationSpace}
 ENGINES = ("python", "numba")
 T0_SAMPLES = 200
 """Random moves whose deltas give the default initial temperature (their standard deviation)."""
@@ -258,8 +257,7 @@ class AnnealingSolver(Solver):
         max_restarts: int | None = 1000,
         engine: str = "python",
     ) -> None:
-        if space not in SPACES:
-            raise ValueError(f"unknown space {space!r}; available: {', '.join(SPACES)}")
+        space_class(space, PERMUTATION_SPACES)
         if engine not in ENGINES:
             raise ValueError(f"unknown engine {engine!r}; available: {', '.join(ENGINES)}")
         if not 0 < alpha < 1:
@@ -286,7 +284,7 @@ class AnnealingSolver(Solver):
 
     def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
         candidates = propagated_candidates(puzzle) if self.restrict else None
-        space = SPACES[self.space](puzzle if candidates is None else fixed_by_candidates(puzzle, candidates))
+        space = space_class(self.space)(puzzle if candidates is None else fixed_by_candidates(puzzle, candidates))
         moves = swap_moves(space, candidates)
         length = self.chain_length or self.chain_factor * len({cell for i, j, _ in moves for cell in (i, j)})
         run.stats.update(free_cells=space.dimension, accepted=0, reheats=0)

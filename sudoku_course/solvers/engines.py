@@ -1,6 +1,6 @@
 """Generic engines for the representation-versus-algorithm study (lesson 04): one algorithm, any space.
 
-Each engine takes the representation as a parameter (a space name of `SPACES`) and
+Each engine takes the representation as a parameter (a space name of `spaces.SPACES`) and
 evaluates every candidate through the same instrumented cost: the conflicts of the
 decoded grid, one evaluation counted in the run per call. So two engines given the
 same budget spend the same number of evaluations, whatever the representation.
@@ -25,22 +25,12 @@ import math
 import numpy as np
 
 from ..grid import SudokuGrid
-from ..spaces import BoxPermutationSpace, PermutationSpace, RowPermutationSpace, Space
+from ..spaces import CONTINUOUS_SPACES, PERMUTATION_SPACES, PermutationSpace, space_class
 from .base import Run, Solver
-from .mealpy_adapter import CONTINUOUS_SPACES, CountedObjective, Observer, run_mealpy
+from .mealpy_adapter import CountedObjective, Observer, run_mealpy
 
-SPACES: dict[str, type[Space]] = {**CONTINUOUS_SPACES, "rows": RowPermutationSpace, "boxes": BoxPermutationSpace}
-"""Space name -> search space, for the engines that accept any representation."""
-PERMUTATION_SPACES = ("rows", "boxes")
 MIN_MEALPY_GA_POPULATION = 10
 """mealpy's GA draws tournaments of 20 % and 10 % of its population: below 10 it fails."""
-
-
-def _space_class(name: str, allowed) -> type[Space]:
-    """The space registered under `name`, or ValueError naming the accepted ones."""
-    if name not in allowed:
-        raise ValueError(f"unknown space {name!r}; expected one of {sorted(allowed)}")
-    return SPACES[name]
 
 
 # ======================================================================================
@@ -73,7 +63,7 @@ class PermutationGA(Solver):
         mutation_rate: float = 0.7,
         observer: Observer | None = None,
     ) -> None:
-        _space_class(space, PERMUTATION_SPACES)
+        space_class(space, PERMUTATION_SPACES)
         if population_size < 4 or generations < 1:
             raise ValueError(f"need population_size >= 4 and generations >= 1, got {population_size}, {generations}")
         if not 0 <= elitism < population_size:
@@ -88,7 +78,7 @@ class PermutationGA(Solver):
         self.observer = observer
 
     def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
-        space = _space_class(self.space, PERMUTATION_SPACES)(puzzle)
+        space = space_class(self.space, PERMUTATION_SPACES)(puzzle)
         cost = CountedObjective(space, run)
         population = [space.random(rng) for _ in range(self.population_size)]
         costs = _evaluate_all(cost, population, run)
@@ -158,7 +148,7 @@ class MealpyGA(Solver):
         pm: float = 0.025,
         observer: Observer | None = None,
     ) -> None:
-        _space_class(space, CONTINUOUS_SPACES)
+        space_class(space, CONTINUOUS_SPACES)
         if pop_size < MIN_MEALPY_GA_POPULATION or epochs < 1:
             raise ValueError(
                 f"mealpy's GA needs pop_size >= {MIN_MEALPY_GA_POPULATION} and epochs >= 1, got {pop_size} and {epochs}"
@@ -176,7 +166,7 @@ class MealpyGA(Solver):
         from mealpy.evolutionary_based.GA import BaseGA
 
         params = {"epoch": self.epochs, "pop_size": self.pop_size, "pc": self.pc, "pm": self.pm}
-        return run_mealpy(BaseGA, params, CONTINUOUS_SPACES[self.space](puzzle), run, rng, self.observer)
+        return run_mealpy(BaseGA, params, space_class(self.space)(puzzle), run, rng, self.observer)
 
 
 # ======================================================================================
@@ -206,7 +196,7 @@ class SpaceAnnealing(Solver):
         chain_length: int = 40,
         temperatures: int = 200,
     ) -> None:
-        _space_class(space, SPACES)
+        space_class(space)
         if not t0 > t_end > 0:
             raise ValueError(f"need t0 > t_end > 0, got t0={t0!r}, t_end={t_end!r}")
         if chain_length < 1 or temperatures < 1:
@@ -224,7 +214,7 @@ class SpaceAnnealing(Solver):
         return self.t0 * (self.t_end / self.t0) ** (step / (self.temperatures - 1))
 
     def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
-        space = SPACES[self.space](puzzle)
+        space = space_class(self.space)(puzzle)
         cost = CountedObjective(space, run)
         current = space.random(rng)
         current_cost = int(cost(current))

@@ -17,11 +17,8 @@ import numpy as np
 
 from ..cost import conflicts
 from ..grid import SudokuGrid
-from ..spaces import ContinuousSpace, RandomKeySpace, Space
+from ..spaces import ContinuousSpace, Space
 from .base import Run
-
-CONTINUOUS_SPACES: dict[str, type[Space]] = {"continuous": ContinuousSpace, "random-key": RandomKeySpace}
-"""Encodings a mealpy optimiser can search: one real per free cell, decoded by rounding down or by ranking keys."""
 
 Observer = Callable[[np.ndarray], None]
 """Called with the population (one candidate per row) after each generation."""

@@ -24,10 +24,10 @@ import numpy as np
 
 from ..cost import ConflictTable, conflicts, conflicts_of_many
 from ..grid import SudokuGrid
-from ..spaces import BoxPermutationSpace, RowPermutationSpace
+from ..spaces import CONTINUOUS_SPACES, BoxPermutationSpace, RowPermutationSpace, space_class
 from .base import Run, Solver
 from .local_search import free_cell_groups, hill_climb
-from .mealpy_adapter import CONTINUOUS_SPACES, run_mealpy
+from .mealpy_adapter import run_mealpy
 
 
 # ======================================================================================
@@ -441,8 +441,7 @@ class MealpyPSO(Solver):
         c1: float = 1.49618,
         c2: float = 1.49618,
     ) -> None:
-        if space not in CONTINUOUS_SPACES:
-            raise ValueError(f"unknown space {space!r}; expected one of {sorted(CONTINUOUS_SPACES)}")
+        space_class(space, CONTINUOUS_SPACES)
         if pop_size < 5 or epochs < 1:
             raise ValueError(f"mealpy needs pop_size >= 5 and epochs >= 1, got {pop_size} and {epochs}")
         self.space = space
@@ -456,4 +455,4 @@ class MealpyPSO(Solver):
         from mealpy.swarm_based.PSO import OriginalPSO
 
         params = {"epoch": self.epochs, "pop_size": self.pop_size, "c1": self.c1, "c2": self.c2, "w": self.w}
-        return run_mealpy(OriginalPSO, params, CONTINUOUS_SPACES[self.space](puzzle), run, rng)
+        return run_mealpy(OriginalPSO, params, space_class(self.space)(puzzle), run, rng)
