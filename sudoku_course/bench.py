@@ -3,13 +3,16 @@
 `benchmark` runs every (solver, puzzle, seed) combination and returns a pandas
 DataFrame; `summarize` condenses it per solver and difficulty, optionally with
 the course's disqualification rule (a solver that fails one run of a
-difficulty is disqualified for that difficulty).
+difficulty is disqualified for that difficulty). A campaign runs on this machine
+(backend "local", in parallel with joblib) or on a Dask cluster (backend "dask");
+every backend runs each task with the same function, `run_task`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from numbers import Integral
 
@@ -37,6 +40,8 @@ MIN_PUZZLE_LENGTH = 16
 """Cells of the smallest grid (4 x 4): a shorter string is a bank name, not a puzzle."""
 CUSTOM = "custom"
 """Difficulty given to puzzles passed as a plain list."""
+BACKENDS = ("local", "dask")
+"""Where a campaign runs: on this machine (joblib processes) or on a Dask cluster."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,8 @@ def benchmark(
     time_limit: float | None = 10.0,
     n_jobs: int = 1,
     progress: bool = True,
+    backend: str = "local",
+    scheduler: str | None = None,
 ) -> pd.DataFrame:
     """Run every solver on every puzzle with every seed; return one row per run.
 
@@ -67,13 +74,19 @@ def benchmark(
     puzzles: a bank name, a list of bank names, a dict difficulty -> puzzles, or
     a plain list of puzzles (difficulty "custom").
     budget: evaluations per run (None: unlimited); time_limit: seconds per run.
+    backend: "local" runs on this machine, in n_jobs worker processes (1: in this
+    process); "dask" runs on the Dask cluster whose scheduler listens at `scheduler`
+    (such as "tcp://10.0.0.5:8786"; its workers set the parallelism), or on a new
+    local cluster of n_jobs worker processes when `scheduler` is None (a script
+    that starts one needs the `if __name__ == "__main__":` guard).
     A run that raises is recorded as failed with its error; the campaign goes on.
-    Rows come in the same order whatever n_jobs (solver, then puzzle, then seed).
+    Rows come in the same order whatever the backend and n_jobs (solver, then puzzle,
+    then seed), and with an evaluation budget and no time limit they hold the same
+    values (all but the times).
     """
     run_budget = replace(Budget.coerce(budget), seconds=_check_time_limit(time_limit))
     tasks = plan(solvers, puzzles, seeds)
-    parallel = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator")
-    rows = parallel(delayed(run_task)(task, run_budget) for task in tasks)
+    rows = run_tasks(tasks, run_budget, n_jobs, backend, scheduler)
     rows = list(tqdm(rows, total=len(tasks), desc="benchmark", disable=not progress))
     return pd.DataFrame(rows, columns=COLUMNS).astype({"cost": "Int64", "evaluations": "Int64"})
 
@@ -109,6 +122,35 @@ def run_task(task: Task, budget: Budget) -> dict:
         **outcome,
         "seconds": time.perf_counter() - start,
     }
+
+
+def run_tasks(
+    tasks: list[Task], budget: Budget, n_jobs: int = 1, backend: str = "local", scheduler: str | None = None
+) -> Iterator[dict]:
+    """The rows of `tasks`, in order, each computed by `run_task` on the chosen backend (see `benchmark`)."""
+    if backend == "local":
+        if scheduler is not None:
+            raise ValueError("a scheduler address only applies to backend='dask'")
+        parallel = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator")
+        return parallel(delayed(run_task)(task, budget) for task in tasks)
+    if backend == "dask":
+        if n_jobs < 1:
+            raise ValueError(f"n_jobs must be a positive number of Dask workers, got {n_jobs}")
+        return _run_on_dask(tasks, budget, n_jobs, scheduler)
+    raise ValueError(f"unknown backend {backend!r}; expected one of {list(BACKENDS)}")
+
+
+def _run_on_dask(tasks: list[Task], budget: Budget, n_workers: int, scheduler: str | None) -> Iterator[dict]:
+    """Submit every task to a Dask cluster, then yield the rows in order as they come back."""
+    from distributed import Client, LocalCluster  # imported here: only this backend needs Dask
+
+    with contextlib.ExitStack() as stack:
+        if scheduler is None:
+            cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, dashboard_address=":0")
+            scheduler = stack.enter_context(cluster)
+        client = stack.enter_context(Client(scheduler))
+        for future in client.map(run_task, tasks, budget=budget, pure=False):
+            yield future.result()
 
 
 def summarize(df: pd.DataFrame, disqualify: bool = False) -> pd.DataFrame:

@@ -175,23 +175,32 @@ def _cell_label(representation: str, algorithm: str) -> str:
     return f"{representation} × {algorithm}"
 
 
-def run_design(design: CrossDesign, n_jobs: int = 1, progress: bool = False) -> pd.DataFrame:
+def run_design(
+    design: CrossDesign,
+    n_jobs: int = 1,
+    progress: bool = False,
+    backend: str = "local",
+    scheduler: str | None = None,
+) -> pd.DataFrame:
     """Every run of the design, one row each: puzzle, representation, algorithm, seed, cost, solved, evaluations,
-    seconds. Runs are bounded by evaluations only (no time limit), so the table is reproducible."""
+    seconds. Runs are bounded by evaluations only (no time limit), so the table is reproducible.
+
+    n_jobs, backend and scheduler say where the runs go (see `bench.benchmark`): for example
+    backend="dask", scheduler="tcp://10.0.0.5:8786" spreads a large campaign over a Dask cluster.
+    """
     cells = {_cell_label(rep, algo): (rep, algo) for rep, algo in design.cells}
-    frames = [
-        benchmark(
-            design.engines(),
-            {label: [grid]},
-            seeds=design.seeds,
-            budget=design.budget,
-            time_limit=None,
-            n_jobs=n_jobs,
-            progress=progress,
-        )
-        for label, grid in design.grids.items()
-    ]
-    runs = pd.concat(frames, ignore_index=True)
+    runs = benchmark(
+        design.engines(),
+        {label: [grid] for label, grid in design.grids.items()},
+        seeds=design.seeds,
+        budget=design.budget,
+        time_limit=None,
+        n_jobs=n_jobs,
+        progress=progress,
+        backend=backend,
+        scheduler=scheduler,
+    )
+    runs = _puzzle_by_puzzle(runs, list(design.grids))
     failed = runs[runs["error"] != ""]
     if len(failed):
         first = failed.iloc[0]
@@ -202,6 +211,12 @@ def run_design(design: CrossDesign, n_jobs: int = 1, progress: bool = False) -> 
     runs["representation"] = [cells[label][0] for label in runs["solver"]]
     runs["algorithm"] = [cells[label][1] for label in runs["solver"]]
     return runs[RUN_COLUMNS].astype({"cost": int, "evaluations": int, "solved": bool})
+
+
+def _puzzle_by_puzzle(runs: pd.DataFrame, puzzles: list[str]) -> pd.DataFrame:
+    """The runs of one campaign (solver, then puzzle, then seed) reordered puzzle by puzzle, in design order."""
+    rank = {label: index for index, label in enumerate(puzzles)}
+    return runs.sort_values("difficulty", key=lambda labels: labels.map(rank), kind="stable", ignore_index=True)
 
 
 # ---------------------------------------------------------------- the table

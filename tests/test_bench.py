@@ -1,15 +1,17 @@
-"""Benchmark campaigns (bench.py): run table, failures, parallel runs and summaries."""
+"""Benchmark campaigns (bench.py): run table, failures, parallel runs, Dask campaigns and summaries."""
 
 from __future__ import annotations
 
 import pandas as pd
 import pytest
+from distributed import LocalCluster
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudoku_course import bench
 from sudoku_course.bench import COLUMNS, benchmark, summarize
 from sudoku_course.cost import conflicts
+from sudoku_course.crossstudy import CrossDesign, run_design
 from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
 from sudoku_course.solvers import Solver, get_solver
 
@@ -180,6 +182,51 @@ def test_parallel_runs_give_the_same_rows_in_the_same_order():
     serial = benchmark(solvers, puzzles, n_jobs=1, **args)
     parallel = benchmark(solvers, puzzles, n_jobs=2, **args)
     pd.testing.assert_frame_equal(serial.drop(columns="seconds"), parallel.drop(columns="seconds"))
+
+
+# ------------------------------------------------------------ Dask backend
+@pytest.fixture(scope="module")
+def dask_scheduler():
+    """The address of a 2-worker Dask cluster of processes (Dask is locked: no skip, missing it fails)."""
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster:
+        yield cluster.scheduler_address
+
+
+def test_a_dask_campaign_gives_the_sequential_table(dask_scheduler):
+    solvers = {"fill": RandomFill(), "boom": Boom(), "exact": get_solver("exact"), "annealing": get_solver("annealing")}
+    puzzles = {"a": [TEMOIN, SECOND], "b": [SECOND]}
+    args = dict(seeds=range(2), budget=200, time_limit=None, progress=False)
+    sequential = benchmark(solvers, puzzles, **args)
+    on_dask = benchmark(solvers, puzzles, backend="dask", scheduler=dask_scheduler, **args)
+    pd.testing.assert_frame_equal(sequential.drop(columns="seconds"), on_dask.drop(columns="seconds"))
+    assert (on_dask["seconds"] > 0).all()
+    assert (sequential.loc[sequential["solver"] == "annealing", "evaluations"] == 200).any()
+
+
+def test_the_lesson_04_design_runs_on_dask(dask_scheduler):
+    design = CrossDesign({"a": TEMOIN, "b": SECOND}, ("R1", "R2", "R3"), ("SA",), seeds=(0, 3), generations=3)
+    sequential = run_design(design)
+    on_dask = run_design(design, backend="dask", scheduler=dask_scheduler)
+    pd.testing.assert_frame_equal(sequential.drop(columns="seconds"), on_dask.drop(columns="seconds"))
+    assert list(pd.unique(on_dask["puzzle"])) == ["a", "b"]
+
+
+def test_without_a_scheduler_the_dask_backend_starts_a_local_cluster():
+    df = benchmark("exact", [TEMOIN, SECOND], backend="dask", n_jobs=2, progress=False)
+    assert df["solved"].all() and df["puzzle"].tolist() == ["custom-00", "custom-01"]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"backend": "spark"}, "unknown backend 'spark'"),
+        ({"scheduler": "tcp://127.0.0.1:8786"}, "only applies to backend='dask'"),
+        ({"backend": "dask", "n_jobs": 0}, "positive number of Dask workers"),
+    ],
+)
+def test_bad_backends_are_refused_before_any_run(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        benchmark([Boom()], [TEMOIN], progress=False, **kwargs)
 
 
 def test_progress_bar_is_shown_only_when_asked(capsys):
