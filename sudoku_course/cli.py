@@ -3,23 +3,45 @@
 Each sub-command has an `_add_<name>` function that declares its arguments and
 a `_run_<name>` function that does the work and returns the exit code. Bad
 input ends with a one-line message on stderr and exit code 2.
+
+Heavy modules (pandas, nbformat, Dask, the solvers' libraries) are imported only
+by the commands that use them, so that `--help` and `solve` start fast.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
-from .bench import benchmark, summarize
 from .grid import InvalidPuzzleError, SudokuGrid
-from .puzzles import DIFFICULTIES, generate, load_bank, read_puzzles
-from .solvers import Budget, available_solvers, get_solver
-from .teaching import authoring, grading
+from .puzzles import DIFFICULTIES, bank_names, generate, load_bank, read_puzzles
+from .solvers import Budget, Solver, available_solvers, get_solver
+from .solvers.exact import count_solutions
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 USAGE_ERROR = 2
+SUMMARY_WIDTH = 100
+"""Characters per line of the bench summary, unless --wide."""
+NARROW_COLUMNS = {
+    "solver": "solver",
+    "difficulty": "difficulty",
+    "solved": "solved",
+    "success_rate": "success",
+    "median_seconds": "median time",
+    "max_seconds": "max time",
+    "median_evaluations": "median evals",
+    "disqualified": "disqualified",
+}
+"""Summary column -> its header in the default (narrow) table, where "solved" reads "solved/runs";
+--wide shows every column."""
+LABEL_WIDTH = 15
+"""Longest solver or bank label in the narrow table; longer ones are cut with an ellipsis."""
 
 
 class UsageError(Exception):
@@ -27,7 +49,21 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors become a UsageError instead of usage text and an exit."""
+    """An ArgumentParser whose errors become a UsageError instead of usage text and an exit.
+
+    `declare`, if given, adds the arguments when the parser is first used: a sub-command
+    whose arguments live in a heavy module imports it only when that command is run.
+    """
+
+    def __init__(self, *args, declare: Callable[[argparse.ArgumentParser], None] | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._declare = declare
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self._declare is not None:
+            declare, self._declare = self._declare, None
+            declare(self)
+        return super().parse_known_args(args, namespace)
 
     def error(self, message: str):
         raise UsageError(f"{message} (see '{self.prog} --help')")
@@ -57,9 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 # ------------------------------------------------------------------ solve
 def _add_solve(commands) -> None:
-    parser = commands.add_parser("solve", help="solve one puzzle and print the grid")
+    parser = commands.add_parser("solve", help="solve a puzzle, or every puzzle of a file, and print the grids")
     parser.add_argument("puzzle", help="81 characters (row by row, . or 0 for empty) or a file of puzzles")
-    parser.add_argument("--index", type=_non_negative_int, default=0, help="puzzle of the file to solve, from 0")
+    parser.add_argument("--index", type=_non_negative_int, help="solve only this puzzle of the file, from 0")
     parser.add_argument("--solver", default="exact", help="registered solver name (see list-solvers)")
     parser.add_argument("--seed", type=_non_negative_int, default=0, help="random seed (default 0)")
     _add_budget_arguments(parser, default_time_limit=None)
@@ -67,51 +103,109 @@ def _add_solve(commands) -> None:
 
 
 def _run_solve(args: argparse.Namespace) -> int:
-    puzzle = _read_puzzle(args.puzzle, args.index)
+    """Exit code 0 if every puzzle is solved, 1 if one is not (budget spent, or no solution)."""
+    puzzles = _puzzles_to_solve(args.puzzle, args.index)
     solver = get_solver(args.solver)
+    if len(puzzles) == 1:
+        return 0 if _solve_one(solver, puzzles[0][1], args) else 1
+    solved = 0
+    for label, puzzle in puzzles:
+        print(label)
+        solved += _solve_one(solver, puzzle, args)
+        print()
+    print(f"solved {solved} of {len(puzzles)} puzzles")
+    return 0 if solved == len(puzzles) else 1
+
+
+def _solve_one(solver: Solver, puzzle: SudokuGrid, args: argparse.Namespace) -> bool:
+    """Print the solver's grid and outcome, or that the puzzle has no solution; True if solved."""
+    if count_solutions(puzzle, limit=1) == 0:
+        print("no solution: the exact solver proves that no grid completes these givens")
+        return False
     result = solver.solve(puzzle, seed=args.seed, budget=_budget(args))
     print(result.grid)
     print(result)
-    return 0 if result.solved else 1
+    return result.solved
 
 
-def _read_puzzle(text: str, index: int) -> SudokuGrid:
-    """The puzzle written in `text`, or the index-th puzzle of the file named `text`."""
+def _puzzles_to_solve(text: str, index: int | None) -> list[tuple[str, SudokuGrid]]:
+    """(label, puzzle) pairs: the puzzle written in `text`, or the puzzles of the file it names (or its index-th)."""
+    path = _puzzle_file(text)
+    if path is None:
+        if index is not None:
+            raise UsageError("--index only applies to a file of puzzles")
+        try:
+            return [("", SudokuGrid.from_string(text))]
+        except InvalidPuzzleError as error:
+            raise InvalidPuzzleError(f"invalid puzzle: {error}") from error
+    puzzles = _read_puzzle_file(path)
+    if index is None:
+        return [(f"{path.name} #{number}", puzzle) for number, puzzle in enumerate(puzzles)]
+    if index >= len(puzzles):
+        raise UsageError(f"{path} holds {len(puzzles)} puzzle(s); --index {index} is out of range")
+    return [(f"{path.name} #{index}", puzzles[index])]
+
+
+def _puzzle_file(text: str) -> Path | None:
+    """The file of puzzles named by `text`, or None if `text` does not look like a path."""
+    if not text.strip():
+        raise UsageError("empty argument: expected a puzzle or a file of puzzles")
     path = Path(text)
+    if path.is_dir():
+        raise UsageError(f"{text} is a directory, not a file of puzzles")
     if path.exists():
-        puzzles = read_puzzles(path)
-        if index >= len(puzzles):
-            raise UsageError(f"{path} holds {len(puzzles)} puzzle(s); --index {index} is out of range")
-        return puzzles[index]
+        return path
     if "/" in text or "\\" in text or path.suffix in {".txt", ".sdk"}:
         raise UsageError(f"no such file: {text}")
-    if index:
-        raise UsageError("--index only applies to a file of puzzles")
-    try:
-        return SudokuGrid.from_string(text)
-    except InvalidPuzzleError as error:
-        raise InvalidPuzzleError(f"invalid puzzle: {error}") from error
+    return None
+
+
+def _read_puzzle_file(path: Path) -> list[SudokuGrid]:
+    """The puzzles of a file, at least one."""
+    puzzles = read_puzzles(path)
+    if not puzzles:
+        raise UsageError(f"{path} holds no puzzle")
+    return puzzles
 
 
 # ------------------------------------------------------------------ bench
 def _add_bench(commands) -> None:
     parser = commands.add_parser("bench", help="benchmark solvers on puzzle banks and print a summary")
     parser.add_argument("--solvers", nargs="+", default=["exact"], metavar="NAME", help="solver names")
-    parser.add_argument("--bank", action="append", metavar="NAME", help="puzzle bank, repeatable (default: easy)")
+    parser.add_argument(
+        "--bank",
+        action="append",
+        metavar="NAME|FILE",
+        help=f"a bundled bank ({', '.join(bank_names())}) or a file of puzzles, repeatable (default: easy)",
+    )
     parser.add_argument("--seeds", type=_positive_int, default=1, help="number of seeds per puzzle: 0, 1, ...")
-    parser.add_argument("--jobs", type=_positive_int, default=1, help="parallel worker processes")
+    parser.add_argument("--jobs", type=_positive_int, default=1, help="parallel worker processes on this machine")
     parser.add_argument("--limit", type=_positive_int, help="only the first K puzzles of each bank")
     parser.add_argument("--csv", type=Path, help="also write one row per run to this CSV file")
     parser.add_argument("--disqualify", action="store_true", help="apply the disqualification rule")
+    parser.add_argument(
+        "--wide", action="store_true", help=f"show every summary column (default: {SUMMARY_WIDTH} wide)"
+    )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument("--backend", default="local", help="local (this machine, the default) or dask (a Dask cluster)")
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Dask scheduler address such as tcp://10.0.0.5:8786 (default with --backend dask: "
+        "a local cluster of --jobs workers)",
+    )
     _add_budget_arguments(parser, default_time_limit=10.0)
     parser.set_defaults(handler=_run_bench)
 
 
 def _run_bench(args: argparse.Namespace) -> int:
+    from .bench import benchmark, summarize  # imported here: pandas is slow to import
+
     if args.csv and not args.csv.parent.is_dir():
         raise UsageError(f"cannot write {args.csv}: folder {args.csv.parent} does not exist")
-    puzzles = {name: load_bank(name)[: args.limit] for name in args.bank or ["easy"]}
+    if args.scheduler is not None and args.backend != "dask":
+        raise UsageError("--scheduler only applies with --backend dask")
+    puzzles = _banks(args.bank or ["easy"], args.limit)
     solvers = {name: get_solver(name) for name in args.solvers}
     runs = benchmark(
         solvers,
@@ -121,11 +215,30 @@ def _run_bench(args: argparse.Namespace) -> int:
         time_limit=args.time_limit,
         n_jobs=args.jobs,
         progress=not args.no_progress,
+        backend=args.backend,
+        scheduler=args.scheduler,
     )
     if args.csv:
         runs.to_csv(args.csv, index=False)
-    print(_summary_table(summarize(runs, disqualify=args.disqualify)))
+    print(_summary_table(summarize(runs, disqualify=args.disqualify), wide=args.wide))
     return 0
+
+
+def _banks(texts: list[str], limit: int | None) -> dict[str, list[SudokuGrid]]:
+    """Label -> puzzles of every --bank: a bundled bank by its name, a file by its name without suffix."""
+    banks: dict[str, list[SudokuGrid]] = {}
+    for text in texts:
+        if text in bank_names():
+            label, puzzles = text, load_bank(text)
+        else:
+            path = _puzzle_file(text)
+            if path is None:
+                raise UsageError(f"unknown bank {text!r}: give one of {', '.join(bank_names())} or a file of puzzles")
+            label, puzzles = path.stem, _read_puzzle_file(path)
+        if label in banks:
+            raise UsageError(f"two banks are labelled {label!r}: give each bank once, and files distinct names")
+        banks[label] = puzzles[:limit]
+    return banks
 
 
 # --------------------------------------------------------------- generate
@@ -156,13 +269,21 @@ def _run_list_solvers(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------- exercises and grade
 def _add_exercises(commands) -> None:
-    parser = commands.add_parser("exercises", help="generate exercises/ from solutions/ (or --check for drift)")
-    authoring.add_arguments(parser).set_defaults(handler=authoring.run)
+    def declare(parser: argparse.ArgumentParser) -> None:
+        from .teaching import authoring  # imported here: nbformat is slow to import
+
+        authoring.add_arguments(parser).set_defaults(handler=authoring.run)
+
+    commands.add_parser("exercises", help="generate exercises/ from solutions/ (or --check for drift)", declare=declare)
 
 
 def _add_grade(commands) -> None:
-    parser = commands.add_parser("grade", help="grade SUBMISSIONS/<student>/<NN-name>.ipynb into grades.csv")
-    grading.add_arguments(parser).set_defaults(handler=grading.run)
+    def declare(parser: argparse.ArgumentParser) -> None:
+        from .teaching import grading  # imported here: nbformat is slow to import
+
+        grading.add_arguments(parser).set_defaults(handler=grading.run)
+
+    commands.add_parser("grade", help="grade SUBMISSIONS/<student>/<NN-name>.ipynb into grades.csv", declare=declare)
 
 
 # ---------------------------------------------------------------- helpers
@@ -208,11 +329,37 @@ def _positive_float(text: str) -> float:
     return value
 
 
-def _summary_table(summary: pd.DataFrame) -> str:
-    """The summary as aligned text: rates in percent, times with 4 significant digits."""
-    formatters = {column: "{:.4g}".format for column in summary.columns if column.endswith("_seconds")}
-    formatters.update(success_rate="{:.0%}".format, median_evaluations="{:.0f}".format)
-    return summary.to_string(index=False, formatters=formatters)
+def _summary_table(summary: pd.DataFrame, wide: bool = False) -> str:
+    """The summary as aligned text, rates in percent and times in ms or s; without `wide`, only the main
+    columns, with short headers and labels, in at most SUMMARY_WIDTH characters per line."""
+    text = summary.copy()
+    for column in text.columns:
+        if column.endswith("_seconds"):
+            text[column] = text[column].map(_human_time)
+    text["success_rate"] = text["success_rate"].map("{:.0%}".format)
+    text["median_evaluations"] = text["median_evaluations"].map(_count)
+    if not wide:
+        text = text[[column for column in NARROW_COLUMNS if column in text.columns]].rename(columns=NARROW_COLUMNS)
+        text["solved"] = [f"{solved}/{runs}" for solved, runs in zip(summary["solved"], summary["runs"], strict=True)]
+        text["solver"] = text["solver"].map(_short_label)
+        text["difficulty"] = text["difficulty"].map(_short_label)
+    return text.to_string(index=False)
+
+
+def _short_label(label: str) -> str:
+    return label if len(label) <= LABEL_WIDTH else label[: LABEL_WIDTH - 1] + "…"
+
+
+def _human_time(seconds: float) -> str:
+    """0.46 ms, 12.3 ms, 1.50 s, 75.0 s, 1234 s: about three significant digits."""
+    value, unit = (seconds * 1000, "ms") if seconds < 1 else (seconds, "s")
+    decimals = 2 if value < 10 else 1 if value < 100 else 0
+    return f"{value:.{decimals}f} {unit}"
+
+
+def _count(value: float) -> str:
+    """1,234,567; "-" for a missing value (every run failed)."""
+    return "-" if math.isnan(value) else f"{value:,.0f}"
 
 
 def _one_line(error: Exception) -> str:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from distributed import LocalCluster
 
-from sudoku_course.cli import main
+from sudoku_course.bench import SUMMARY_COLUMNS
+from sudoku_course.cli import SUMMARY_WIDTH, main
 from sudoku_course.grid import SudokuGrid
 from sudoku_course.puzzles import load_bank
 from sudoku_course.solvers import available_solvers
@@ -17,6 +20,9 @@ from sudoku_course.solvers.exact import count_solutions
 
 TEMOIN = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
 TEMOIN_SOLUTION = "962185473174963825538427169826359741357814296491672538249538617715296384683741952"
+NO_SOLUTION = "123456780" + "000000009" + "0" * 63
+"""No given conflicts, but the last cell of row 1 has no candidate left: 9 is already in its column."""
+HEAVY_MODULES = ["pandas", "nbformat", "numba", "mealpy", "pygad", "ortools", "z3", "dask", "distributed", "joblib"]
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -51,17 +57,40 @@ def test_solve_exits_1_when_the_budget_runs_out(capsys):
     assert "backtracking: not solved" in out
 
 
-def test_solve_reads_the_chosen_puzzle_of_a_file(capsys, tmp_path):
+def grids_of(out: str) -> list[SudokuGrid]:
+    """Every grid printed in `out` (9 digit lines between separators)."""
+    lines = [line for line in out.splitlines() if re.fullmatch(r"[0-9 |]+", line) and len(line) == 21]
+    return [SudokuGrid.from_string("\n".join(lines[start : start + 9])) for start in range(0, len(lines), 9)]
+
+
+def test_solve_reads_every_puzzle_of_a_file_or_the_chosen_one(capsys, tmp_path):
     path = tmp_path / "mine.txt"
     second = load_bank("easy")[1]
     path.write_text(f"# two puzzles\n{TEMOIN}\n\n{second.to_string(empty='.')}\n")
     code, out, _ = run(capsys, "solve", str(path), "--index", "1", "--time-limit", "5")
     assert code == 0
-    solution = SudokuGrid.from_string("\n".join(out.splitlines()[:-1]))
+    [solution] = grids_of(out)
     assert solution.is_solved()
     assert (solution.cells[second.givens] == second.cells[second.givens]).all()
     code, out, _ = run(capsys, "solve", str(path))
-    assert code == 0 and SudokuGrid.from_string("\n".join(out.splitlines()[:-1])).to_string() == TEMOIN_SOLUTION
+    assert code == 0
+    assert [grid.is_solved() for grid in grids_of(out)] == [True, True]
+    assert grids_of(out)[0].to_string() == TEMOIN_SOLUTION
+    assert "mine.txt #0" in out and "mine.txt #1" in out
+    assert out.splitlines()[-1] == "solved 2 of 2 puzzles"
+
+
+def test_a_puzzle_without_solution_is_reported_as_such(capsys, tmp_path):
+    for solver in ("exact", "annealing"):
+        code, out, _ = run(capsys, "solve", NO_SOLUTION, "--solver", solver)
+        assert code == 1
+        assert out == "no solution: the exact solver proves that no grid completes these givens\n"
+    path = tmp_path / "some.txt"
+    path.write_text(f"{TEMOIN}\n{NO_SOLUTION}\n")
+    code, out, _ = run(capsys, "solve", str(path))
+    assert code == 1
+    assert len(grids_of(out)) == 1 and "some.txt #1\nno solution" in out
+    assert out.splitlines()[-1] == "solved 1 of 2 puzzles"
 
 
 @pytest.mark.parametrize(
@@ -70,6 +99,8 @@ def test_solve_reads_the_chosen_puzzle_of_a_file(capsys, tmp_path):
         (["solve", TEMOIN[9:]], ["invalid puzzle", "found 72"]),
         (["solve", "99" + TEMOIN[2:]], ["digit 9 appears twice in row 1"]),
         (["solve", "missing/puzzles.txt"], ["no such file: missing/puzzles.txt"]),
+        (["solve", ""], ["empty argument"]),
+        (["solve", "   "], ["empty argument"]),
         (["solve", TEMOIN, "--solver", "nope"], ["unknown solver 'nope'", "exact"]),
         (["solve", TEMOIN, "--budget", "0"], ["--budget", "positive integer"]),
         (["solve", TEMOIN, "--budget", "many"], ["--budget", "'many'"]),
@@ -92,7 +123,10 @@ def test_bad_puzzle_files_give_one_line_and_exit_code_2(capsys, tmp_path):
     good = tmp_path / "good.txt"
     good.write_text(TEMOIN + "\n")
     assert_usage_error(*run(capsys, "solve", str(good), "--index", "3"), "holds 1 puzzle", "--index 3")
-    assert_usage_error(*run(capsys, "solve", str(tmp_path)), "directory")
+    assert_usage_error(*run(capsys, "solve", str(tmp_path)), "is a directory, not a file of puzzles")
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# nothing yet\n")
+    assert_usage_error(*run(capsys, "solve", str(empty)), "empty.txt holds no puzzle")
 
 
 # ------------------------------------------------------------------- bench
@@ -102,13 +136,24 @@ def test_bench_prints_a_summary_and_writes_the_runs(capsys, tmp_path):
     code, out, _ = run(capsys, *argv, "--seeds", "2", "--csv", str(csv), "--disqualify", "--no-progress")
     assert code == 0
     header, *rows = out.splitlines()
-    assert header.split()[:5] == ["solver", "difficulty", "runs", "solved", "success_rate"]
-    assert "disqualified" in header
+    assert header.split() == [
+        "solver",
+        "difficulty",
+        "solved",
+        "success",
+        "median",
+        "time",
+        "max",
+        "time",
+        "median",
+        "evals",
+        "disqualified",
+    ]
     assert [row.split()[:4] for row in rows] == [
-        ["exact", "easy", "4", "4"],
-        ["exact", "medium", "4", "4"],
-        ["backtracking", "easy", "4", "4"],
-        ["backtracking", "medium", "4", "4"],
+        ["exact", "easy", "4/4", "100%"],
+        ["exact", "medium", "4/4", "100%"],
+        ["backtracking", "easy", "4/4", "100%"],
+        ["backtracking", "medium", "4/4", "100%"],
     ]
     runs = pd.read_csv(csv)
     assert len(runs) == 2 * 2 * 2 * 2
@@ -116,17 +161,79 @@ def test_bench_prints_a_summary_and_writes_the_runs(capsys, tmp_path):
     assert sorted(set(runs["puzzle"])) == ["easy-00", "easy-01", "medium-00", "medium-01"]
 
 
+TIME = r"\d+(?:\.\d+)? m?s"
+
+
+def test_the_summary_fits_in_100_columns_with_human_units(capsys, tmp_path):
+    long_name = tmp_path / "a-bank-with-a-very-long-file-name.txt"
+    long_name.write_text(f"{TEMOIN}\n")
+    argv = ["bench", "--solvers", "naive-annealing", "exact", "--bank", "easy", "--bank", str(long_name)]
+    code, out, _ = run(capsys, *argv, "--limit", "2", "--budget", "20000", "--disqualify", "--no-progress")
+    assert code == 0
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= SUMMARY_WIDTH
+    for row in lines[1:]:
+        assert len(re.findall(TIME, row)) == 2
+        assert re.fullmatch(r"\d{1,3}(,\d{3})*", row.split()[-2])
+    assert [row.split()[1] for row in lines[1:]] == ["easy", "a-bank-with-a-…"] * 2
+
+
+def test_bench_wide_shows_every_column(capsys):
+    code, out, _ = run(capsys, "bench", "--limit", "2", "--wide", "--no-progress", "--disqualify")
+    assert code == 0
+    header, row = out.splitlines()
+    assert header.split() == [*SUMMARY_COLUMNS, "disqualified"]
+    assert len(re.findall(TIME, row)) == 3
+    assert row.split()[:5] == ["exact", "easy", "2", "2", "100%"]
+
+
+def test_bench_takes_files_of_puzzles_besides_bank_names(capsys, tmp_path):
+    mine, theirs = tmp_path / "mine.txt", tmp_path / "theirs.sdk"
+    mine.write_text(f"{TEMOIN}\n{load_bank('hard')[0].to_string()}\n")
+    theirs.write_text(f"{TEMOIN}\n")
+    csv = tmp_path / "runs.csv"
+    argv = ["bench", "--bank", str(mine), "--bank", "easy", "--bank", str(theirs), "--limit", "2"]
+    code, out, _ = run(capsys, *argv, "--csv", str(csv), "--no-progress")
+    assert code == 0
+    assert [row.split()[:3] for row in out.splitlines()[1:]] == [
+        ["exact", "mine", "2/2"],
+        ["exact", "easy", "2/2"],
+        ["exact", "theirs", "1/1"],
+    ]
+    assert pd.read_csv(csv)["puzzle"].tolist() == ["mine-00", "mine-01", "easy-00", "easy-01", "theirs-00"]
+    assert_usage_error(*run(capsys, "bench", "--bank", str(mine), "--bank", str(mine)), "two banks are labelled 'mine'")
+
+
 def test_bench_defaults_to_the_easy_bank_with_the_exact_solver(capsys):
     code, out, err = run(capsys, "bench", "--limit", "3")
     assert code == 0
-    assert out.splitlines()[1].split()[:4] == ["exact", "easy", "3", "3"]
+    assert out.splitlines()[1].split()[:3] == ["exact", "easy", "3/3"]
     assert "benchmark" in err  # the progress bar
+
+
+def test_bench_runs_on_a_dask_cluster_given_its_address(capsys, tmp_path):
+    argv = ["bench", "--solvers", "exact", "annealing", "--limit", "2", "--seeds", "2", "--budget", "300"]
+    argv += ["--time-limit", "100", "--no-progress"]
+    local, on_dask = tmp_path / "local.csv", tmp_path / "dask.csv"
+    assert run(capsys, *argv, "--csv", str(local))[0] == 0
+    with LocalCluster(n_workers=2, processes=False, dashboard_address=":0") as cluster:
+        code, out, _ = run(
+            capsys, *argv, "--csv", str(on_dask), "--backend", "dask", "--scheduler", cluster.scheduler_address
+        )
+    assert code == 0
+    assert [row.split()[:3] for row in out.splitlines()[1:]] == [["exact", "easy", "4/4"], ["annealing", "easy", "0/4"]]
+    columns = ["solver", "puzzle", "seed", "solved", "cost", "evaluations"]
+    pd.testing.assert_frame_equal(pd.read_csv(local)[columns], pd.read_csv(on_dask)[columns])
 
 
 @pytest.mark.parametrize(
     ("argv", "fragments"),
     [
-        (["bench", "--bank", "impossible"], ["unknown bank 'impossible'"]),
+        (["bench", "--bank", "impossible"], ["unknown bank 'impossible'", "easy", "a file of puzzles"]),
+        (["bench", "--bank", ""], ["empty argument"]),
+        (["bench", "--bank", "missing/bank.txt"], ["no such file: missing/bank.txt"]),
+        (["bench", "--backend", "spark"], ["unknown backend 'spark'"]),
+        (["bench", "--scheduler", "tcp://127.0.0.1:8786"], ["--scheduler only applies with --backend dask"]),
         (["bench", "--solvers", "exact", "nope"], ["unknown solver 'nope'"]),
         (["bench", "--seeds", "0"], ["--seeds", "positive integer"]),
         (["bench", "--jobs", "two"], ["--jobs", "'two'"]),
@@ -163,8 +270,33 @@ def test_list_solvers_prints_every_registered_name(capsys):
 def test_help_exits_0(capsys):
     code, out, _ = run(capsys, "--help")
     assert code == 0
-    for command in ("solve", "bench", "generate", "list-solvers"):
+    for command in ("solve", "bench", "generate", "list-solvers", "exercises", "grade"):
         assert command in out
+    code, out, _ = run(capsys, "grade", "--help")
+    assert code == 0 and "--cell-timeout" in out
+
+
+def heavy_modules_after(*argv: str) -> list[str]:
+    """The heavy modules imported by a fresh interpreter that runs `sudoku-course ARGV`."""
+    script = (
+        "import contextlib, io, sys\n"
+        "from sudoku_course.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    code = main({list(argv)!r})\n"
+        "assert code == 0, code\n"
+        f"print(' '.join(sorted(name for name in {HEAVY_MODULES!r} if name in sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    return done.stdout.split()
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["bench", "--help"], ["solve", TEMOIN], ["list-solvers"]])
+def test_help_and_light_commands_import_no_heavy_module(argv):
+    assert heavy_modules_after(*argv) == []
+
+
+def test_heavy_modules_come_with_the_commands_that_need_them():
+    assert heavy_modules_after("grade", "--help") == ["nbformat"]
 
 
 def test_the_installed_script_runs_in_its_own_process():
