@@ -179,7 +179,9 @@ def _add_bench(commands) -> None:
         help=f"a bundled bank ({', '.join(bank_names())}) or a file of puzzles, repeatable (default: easy)",
     )
     parser.add_argument("--seeds", type=_positive_int, default=1, help="number of seeds per puzzle: 0, 1, ...")
-    parser.add_argument("--jobs", type=_positive_int, default=1, help="parallel worker processes on this machine")
+    parser.add_argument(
+        "--jobs", type=_positive_int, default=1, help="worker processes on this machine (or in the local Dask cluster)"
+    )
     parser.add_argument("--limit", type=_positive_int, help="only the first K puzzles of each bank")
     parser.add_argument("--csv", type=Path, help="also write one row per run to this CSV file")
     parser.add_argument("--disqualify", action="store_true", help="apply the disqualification rule")
