@@ -22,7 +22,11 @@ TEMOIN = "9020054031000630255084070600263090010570102900906705302405306007052003
 TEMOIN_SOLUTION = "962185473174963825538427169826359741357814296491672538249538617715296384683741952"
 NO_SOLUTION = "123456780" + "000000009" + "0" * 63
 """No given conflicts, but the last cell of row 1 has no candidate left: 9 is already in its column."""
-HEAVY_MODULES = ["pandas", "nbformat", "numba", "mealpy", "pygad", "ortools", "z3", "dask", "distributed", "joblib"]
+HEAVY_MODULES = [
+    *("pandas", "nbformat", "nbclient", "papermill", "matplotlib", "numba", "mealpy", "pygad", "simanneal"),
+    *("ortools", "z3", "dask", "distributed", "joblib"),
+]
+"""Modules that take long to import: `--help` and the light commands must not import them."""
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
