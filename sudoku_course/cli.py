@@ -205,6 +205,8 @@ def _run_bench(args: argparse.Namespace) -> int:
 
     if args.csv and not args.csv.parent.is_dir():
         raise UsageError(f"cannot write {args.csv}: folder {args.csv.parent} does not exist")
+    if args.csv and args.csv.is_dir():
+        raise UsageError(f"cannot write {args.csv}: it is a directory")
     if args.scheduler is not None and args.backend != "dask":
         raise UsageError("--scheduler only applies with --backend dask")
     puzzles = _banks(args.bank or ["easy"], args.limit)

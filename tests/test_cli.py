@@ -243,6 +243,7 @@ def test_bench_runs_on_a_dask_cluster_given_its_address(capsys, tmp_path):
         (["bench", "--jobs", "two"], ["--jobs", "'two'"]),
         (["bench", "--limit", "-3"], ["--limit"]),
         (["bench", "--csv", "missing/runs.csv"], ["folder missing does not exist"]),
+        (["bench", "--csv", "."], ["cannot write .: it is a directory"]),
     ],
 )
 def test_bench_bad_input(capsys, argv, fragments):
