@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from itertools import permutations
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -252,3 +254,19 @@ def test_propagate_gives_the_candidates_left_by_singles_or_none_on_a_contradicti
     broken = temoin.cells.copy()
     broken[0, 1] = 7  # the solution has 6 here: a wrong clue that singles expose
     assert propagate(SudokuGrid(broken)) is None
+
+
+# ------------------------------------------------------- the rating is pinned
+BANK_EFFORTS = Path(__file__).parent / "data" / "bank_efforts.json"
+"""Nodes and guesses of search_effort for every puzzle of the committed banks, recorded before the
+exact solver was made faster: speed-ups must leave the rating (and so the banks) where it was."""
+
+
+@pytest.mark.parametrize("bank", ["easy", "medium", "hard"])
+def test_the_search_effort_of_the_committed_banks_has_not_moved(bank):
+    recorded = json.loads(BANK_EFFORTS.read_text(encoding="utf-8"))[bank]
+    puzzles = load_bank(bank)
+    assert [p.to_string() for p in puzzles] == list(recorded)
+    for puzzle in puzzles:
+        effort = search_effort(puzzle)
+        assert [effort["nodes"], effort["guesses"]] == recorded[puzzle.to_string()], puzzle.to_string()
