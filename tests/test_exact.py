@@ -122,6 +122,33 @@ def test_conflicting_givens_are_rejected_by_the_solvers():
         NaiveBacktracking().solve(conflicting, seed=0)
 
 
+@pytest.mark.parametrize("form", ["string", "array", "grid"])
+def test_exact_solver_checks_the_givens_of_every_input_form(form):
+    clash = "99" + TEMOIN[2:]
+    puzzle = {
+        "string": clash,
+        "array": [int(c) for c in clash],
+        "grid": SudokuGrid.from_array([int(c) for c in clash], validate=False),
+    }[form]
+    with pytest.raises(InvalidPuzzleError, match="digit 9 appears twice in row 1"):
+        ExactSolver().solve(puzzle)
+
+
+def test_an_unsolved_result_holds_a_copy_of_the_puzzle_not_the_puzzle_itself():
+    puzzle = SudokuGrid.from_string(UNSOLVABLE)
+    result = ExactSolver().solve(puzzle)
+    assert result.grid == puzzle and result.grid is not puzzle
+    result.grid.cells[0, 0] = 9
+    assert puzzle.to_string() == UNSOLVABLE
+
+
+def test_exact_solver_records_the_seed_and_refuses_a_bad_budget():
+    assert ExactSolver().solve(TEMOIN, seed=5).seed == 5
+    assert ExactSolver().solve(TEMOIN, budget=1).solved  # an evaluation budget does not stop it
+    with pytest.raises(ValueError, match="budget must be"):
+        ExactSolver().solve(TEMOIN, budget=-1)
+
+
 def test_conflicting_filled_cells_have_no_solution():
     grid = SudokuGrid.from_array([9, 9] + [0] * 79, validate=False)
     assert count_solutions(grid) == 0
