@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from itertools import permutations
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -118,6 +120,33 @@ def test_conflicting_givens_are_rejected_by_the_solvers():
         solve_exact(conflicting)
     with pytest.raises(InvalidPuzzleError, match="givens in conflict"):
         NaiveBacktracking().solve(conflicting, seed=0)
+
+
+@pytest.mark.parametrize("form", ["string", "array", "grid"])
+def test_exact_solver_checks_the_givens_of_every_input_form(form):
+    clash = "99" + TEMOIN[2:]
+    puzzle = {
+        "string": clash,
+        "array": [int(c) for c in clash],
+        "grid": SudokuGrid.from_array([int(c) for c in clash], validate=False),
+    }[form]
+    with pytest.raises(InvalidPuzzleError, match="digit 9 appears twice in row 1"):
+        ExactSolver().solve(puzzle)
+
+
+def test_an_unsolved_result_holds_a_copy_of_the_puzzle_not_the_puzzle_itself():
+    puzzle = SudokuGrid.from_string(UNSOLVABLE)
+    result = ExactSolver().solve(puzzle)
+    assert result.grid == puzzle and result.grid is not puzzle
+    result.grid.cells[0, 0] = 9
+    assert puzzle.to_string() == UNSOLVABLE
+
+
+def test_exact_solver_records_the_seed_and_refuses_a_bad_budget():
+    assert ExactSolver().solve(TEMOIN, seed=5).seed == 5
+    assert ExactSolver().solve(TEMOIN, budget=1).solved  # an evaluation budget does not stop it
+    with pytest.raises(ValueError, match="budget must be"):
+        ExactSolver().solve(TEMOIN, budget=-1)
 
 
 def test_conflicting_filled_cells_have_no_solution():
@@ -252,3 +281,19 @@ def test_propagate_gives_the_candidates_left_by_singles_or_none_on_a_contradicti
     broken = temoin.cells.copy()
     broken[0, 1] = 7  # the solution has 6 here: a wrong clue that singles expose
     assert propagate(SudokuGrid(broken)) is None
+
+
+# ------------------------------------------------------- the rating is pinned
+BANK_EFFORTS = Path(__file__).parent / "data" / "bank_efforts.json"
+"""Nodes and guesses of search_effort for every puzzle of the committed banks, recorded before the
+exact solver was made faster: speed-ups must leave the rating (and so the banks) where it was."""
+
+
+@pytest.mark.parametrize("bank", ["easy", "medium", "hard"])
+def test_the_search_effort_of_the_committed_banks_has_not_moved(bank):
+    recorded = json.loads(BANK_EFFORTS.read_text(encoding="utf-8"))[bank]
+    puzzles = load_bank(bank)
+    assert [p.to_string() for p in puzzles] == list(recorded)
+    for puzzle in puzzles:
+        effort = search_effort(puzzle)
+        assert [effort["nodes"], effort["guesses"]] == recorded[puzzle.to_string()], puzzle.to_string()

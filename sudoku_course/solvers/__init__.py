@@ -23,6 +23,8 @@ REGISTRY: dict[str, str] = {
     "perm-ga": "sudoku_course.solvers.engines:PermutationGA",
     "mealpy-ga": "sudoku_course.solvers.engines:MealpyGA",
     "space-annealing": "sudoku_course.solvers.engines:SpaceAnnealing",
+    "cp-sat": "sudoku_course.solvers.industrial:CpSatSolver",
+    "z3": "sudoku_course.solvers.industrial:Z3Solver",
 }
 
 

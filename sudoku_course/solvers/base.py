@@ -52,7 +52,7 @@ class SolveResult:
     history: list[int] = field(default_factory=list)
     seed: int | None = None
     solver: str = ""
-    stats: dict[str, int] = field(default_factory=dict)
+    stats: dict[str, int | float] = field(default_factory=dict)
 
     def __str__(self) -> str:
         status = "solved" if self.solved else f"not solved ({self.cost} conflicts left)"
@@ -73,7 +73,7 @@ class Run:
         self.iterations = 0
         self.restarts = 0
         self.history: list[int] = []
-        self.stats: dict[str, int] = {}
+        self.stats: dict[str, int | float] = {}
         self.stopped = False
         self._start = time.perf_counter()
 
