@@ -65,7 +65,7 @@ import numpy as np
 from ..grid import SudokuGrid
 from .display import show
 from .exercises import Case as ExerciseCase
-from .exercises import Exercise, NotPlainError, exercise
+from .exercises import Exercise, NotPlainError, exercise, lesson_exercises
 from .exercises.common import SMALL_SOLUTION, TEMOIN, TEMOIN_SOLUTION  # noqa: F401 (legacy imports)
 from .isolation import CRASH, TIMEOUT, VALUE, Outcome, run_calls
 
@@ -377,3 +377,26 @@ def _record(report: CheckReport) -> None:
     payload = {"exercise": report.name, "passed": report.passed, "total": report.total}
     with open(_RECORD_PATH, "a", encoding="utf-8") as file:
         file.write(sign_record(payload, _GRADING_KEY) + "\n")
+
+
+# ------------------------------------------------------------ the plan
+def plan_rows(lesson: str) -> list[tuple[str, str, int]]:
+    """(function names, level, minutes) of each exercise of `lesson`, in order."""
+    return [(", ".join(item.functions), item.level, item.minutes) for item in lesson_exercises(lesson)]
+
+
+def show_plan(lesson: str) -> None:
+    """Show the exercises of `lesson` (notebook stem) with their level and estimated time, and the total."""
+    rows = plan_rows(lesson)
+    total = sum(minutes for _, _, minutes in rows)
+    lines = [f"- {names} : {level}, {minutes} min" for names, level, minutes in rows]
+    text = "\n".join([*lines, f"Total : {total} min"])
+    cells = "".join(
+        f"<tr><td><code>{html.escape(names)}</code></td><td>{level}</td><td>{minutes} min</td></tr>"
+        for names, level, minutes in rows
+    )
+    table = (
+        "<table><tr><th>À écrire</th><th>Niveau</th><th>Durée estimée</th></tr>"
+        f"{cells}<tr><td colspan='2'><strong>Total</strong></td><td><strong>{total} min</strong></td></tr></table>"
+    )
+    show(text, {"text/html": table})

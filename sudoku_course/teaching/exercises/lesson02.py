@@ -648,7 +648,7 @@ def ratios(annealing: list[float], backtracking: list[float]) -> list[float]:
 def ratios_cases(seed: int | None) -> list[Case]:
     settings = [
         ("trois grilles", [120.0, 4500.0, 98000.0], [2.4, 15.0, 40.0]),
-        ("des entiers en entrée (la division reste exacte)", [10, 20, 30], [4, 8, 7]),
+        ("des entiers en entrée : la division reste décimale", [10, 20, 30], [4, 8, 7]),
         ("une seule grille", [2.5], [0.5]),
     ]
     if seed is not None:
