@@ -42,13 +42,15 @@ def skipped_because(what: str, outcome: Outcome, time_limit: float) -> str:
     return f"Expérience « {what} » sautée : {reason}."
 
 
-def experiment(what: str, compute: Callable[[], T], *, time_limit: float = DEFAULT_TIME_LIMIT) -> T | None:
+def experiment(what: str, compute: Callable[[], T], *, time_limit: float | None = None) -> T | None:
     """The result of compute(), run in a child process for at most `time_limit` seconds; None if it failed.
 
+    The time limit defaults to DEFAULT_TIME_LIMIT, read at each call.
     `what` names the experiment in French for the message printed when it
     is skipped (an exception, a result that cannot come back) or given up
     (too long). Never raises.
     """
+    time_limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
     outcome = run_call(compute, time_limit)
     if outcome.kind == VALUE:
         return outcome.value

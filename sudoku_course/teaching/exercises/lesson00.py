@@ -39,6 +39,19 @@ PUBLIC_CELLS = [
 ]
 
 
+def revealing_cell(rng: np.random.Generator, box_size: int) -> tuple[int, int]:
+    """A random cell whose box changes if rows and columns are swapped, or if the box size is taken as 3."""
+    while True:
+        row, col = (int(x) for x in rng.integers(box_size * box_size, size=2))
+        box = box_index(row, col, box_size)
+        if (
+            row // box_size >= 1
+            and box != box_index(col, row, box_size)
+            and (box_size == 3 or box != box_index(row, col))
+        ):
+            return row, col
+
+
 def box_index_cases(seed: int | None) -> list[Case]:
     """The cells above, or for a seed: four cells of a 9 x 9 grid, one of a 4 x 4 and one of a 16 x 16 grid."""
     cells = PUBLIC_CELLS
@@ -46,15 +59,9 @@ def box_index_cases(seed: int | None) -> list[Case]:
         rng = np.random.default_rng(seed)
         cells = []
         for box_size in (3, 3, 3, 3, 2, 4):
-            row, col = (int(x) for x in rng.integers(box_size * box_size, size=2))
-            cells.append(
-                (
-                    f"grille {box_size**2} x {box_size**2} (box_size = {box_size}), case ({row}, {col})",
-                    row,
-                    col,
-                    box_size,
-                )
-            )
+            row, col = revealing_cell(rng, box_size)
+            size = box_size * box_size
+            cells.append((f"grille {size} x {size} (box_size = {box_size}), case ({row}, {col})", row, col, box_size))
     return [
         Case(
             label,

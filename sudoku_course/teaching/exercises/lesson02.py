@@ -34,6 +34,7 @@ from .common import (
 
 LESSON = "02-recuit-simule"
 GROWTH_CLASSES = ("lineaire", "polynomial", "exponentiel", "autre")
+ROUNDING = 1e-12  # relative: a temperature this close to t_min counts as t_min
 
 
 def _rng(seed: int | None, salt: int) -> np.random.Generator:
@@ -281,9 +282,9 @@ def _exponential_judge(t0: float, t_min: float, alpha: float) -> Callable[[Plain
         for k in range(1, len(output)):
             if not math.isclose(output[k], output[k - 1] * alpha, rel_tol=1e-9):
                 return f"la température n° {k + 1} n'est pas la précédente multipliée par alpha = {french(alpha)}"
-        if output[-1] < t_min * (1 - 1e-9):
+        if output[-1] < t_min * (1 - ROUNDING):
             return f"le programme descend sous t_min = {french(t_min)} : il doit s'arrêter avant"
-        if output[-1] * alpha >= t_min * (1 + 1e-9):
+        if output[-1] * alpha >= t_min * (1 - ROUNDING):
             return (
                 f"le programme s'arrête trop tôt : après {len(output)} températures, on est encore au-dessus de t_min"
             )
