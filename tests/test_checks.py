@@ -174,7 +174,7 @@ def test_an_experiment_returns_its_result_or_says_why_it_was_skipped(capsys):
     assert experiment("l'ébauche", stub) is None
     assert "pas encore écrite" in capsys.readouterr().out
     assert experiment("la boucle", lambda: sum(itertools.count()), time_limit=0.5) is None
-    assert "abandonnée : pas de résultat après 0.5 s" in capsys.readouterr().out
+    assert "abandonnée : pas de résultat après 0,5 s" in capsys.readouterr().out
 
 
 # ------------------------------------------------------- legacy run_check

@@ -66,7 +66,7 @@ from ..grid import SudokuGrid
 from .display import show
 from .exercises import Case as ExerciseCase
 from .exercises import Exercise, NotPlainError, exercise, lesson_exercises
-from .exercises.common import SMALL_SOLUTION, TEMOIN, TEMOIN_SOLUTION  # noqa: F401 (legacy imports)
+from .exercises.common import TEMOIN, TEMOIN_SOLUTION, french  # noqa: F401 (TEMOIN*: legacy imports)
 from .isolation import CRASH, TIMEOUT, VALUE, Outcome, run_calls
 
 STRICT_ENV = "SUDOKU_COURSE_STRICT"
@@ -160,7 +160,7 @@ class CheckReport:
 def _unfinished(outcome: Outcome, label: str, time_limit: float) -> CaseResult:
     """The verdict on a case whose call gave no value: an error, a timeout or a crash."""
     if outcome.kind == TIMEOUT:
-        return CaseResult(label, TOO_SLOW, f"plus de {time_limit:g} s : le calcul a été arrêté")
+        return CaseResult(label, TOO_SLOW, f"plus de {french(time_limit)} s : le calcul a été arrêté")
     if outcome.kind == CRASH:
         return CaseResult(label, ERRORED, f"le calcul s'est arrêté brutalement (code de sortie {outcome.error})")
     if outcome.error == NotPlainError.__name__:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from .exercises.common import french
 from .isolation import CRASH, TIMEOUT, VALUE, Outcome, run_call
 
 DEFAULT_TIME_LIMIT = 60.0  # seconds
@@ -33,7 +34,7 @@ def skipped_because(what: str, outcome: Outcome, time_limit: float) -> str:
     if outcome.not_implemented:
         reason = "une fonction de l'exercice n'est pas encore écrite (NotImplementedError)"
     elif outcome.kind == TIMEOUT:
-        given_up = f"pas de résultat après {time_limit:g} s (calcul trop long, ou sans fin)"
+        given_up = f"pas de résultat après {french(time_limit)} s (calcul trop long, ou sans fin)"
         return f"Expérience « {what} » abandonnée : {given_up}."
     elif outcome.kind == CRASH:
         reason = f"le calcul s'est arrêté brutalement (code de sortie {outcome.error})"
