@@ -1,217 +1,188 @@
-"""The student-check framework and the lesson 00 check, against right, wrong, stub and slow answers."""
+"""The check engine: verdicts, stubs, errors, endless loops in C, strict mode, reports, records, experiments."""
 
 from __future__ import annotations
 
+import itertools
 import os
-import threading
 
 import numpy as np
 import pytest
+from conftest import stub
 
-from sudoku_course.grid import SudokuGrid
 from sudoku_course.teaching import checks
 from sudoku_course.teaching.checks import (
-    ERROR,
+    ERRORED,
     FAILED,
-    NOT_RUN,
     PASSED,
     TOO_SLOW,
-    Case,
-    check_is_valid_solution,
+    ArgsCase,
+    check,
+    evaluate,
     returns,
-    returns_bool,
     run_check,
     sign_record,
     verify_record,
 )
+from sudoku_course.teaching.exercises import REGISTRY, Case, Exercise, NotPlainError, plain
+from sudoku_course.teaching.exercises.common import calling, close, integer, normal_word, same_word
+from sudoku_course.teaching.experiments import experiment
+
+pytestmark = pytest.mark.usefixtures("not_strict")
 
 
-# ------------------------------------------------------- answers to check
-def reference_answer(grid: SudokuGrid, puzzle: SudokuGrid | None = None) -> bool:
-    """A from-scratch answer, as a student would write it."""
-    n, b = grid.size, grid.box_size
-    digits = set(range(1, n + 1))
-    rows = [grid.cells[r, :] for r in range(n)]
-    columns = [grid.cells[:, c] for c in range(n)]
-    boxes = [grid.cells[r : r + b, c : c + b].ravel() for r in range(0, n, b) for c in range(0, n, b)]
-    if any(set(unit.tolist()) != digits for unit in rows + columns + boxes):
-        return False
-    return puzzle is None or all(
-        grid.cells[r, c] == puzzle.cells[r, c] for r in range(n) for c in range(n) if puzzle.givens[r, c]
-    )
-
-
-def answer_with_grid_methods(grid: SudokuGrid, puzzle: SudokuGrid | None = None) -> bool:
-    return grid.is_solved() and (
-        puzzle is None or bool((grid.cells[puzzle.givens] == puzzle.cells[puzzle.givens]).all())
-    )
-
-
-def rows_only(grid, puzzle=None):
-    return all(set(row) == set(range(1, grid.size + 1)) for row in grid.cells.tolist())
-
-
-def ignores_givens(grid, puzzle=None):
-    return reference_answer(grid)
-
-
-def sums_to_45(grid, puzzle=None):
-    return all(sum(int(grid.cells[r, c]) for r, c in unit) == 45 for unit in grid.units)
-
-
-def no_conflict_only(grid, puzzle=None):
-    """Looks for repeated digits but forgets that a solution has no empty cell."""
-    givens_kept = puzzle is None or bool((grid.cells[puzzle.givens] == puzzle.cells[puzzle.givens]).all())
-    return not grid.conflicting_cells().any() and givens_kept
-
-
-def assumes_nine(grid, puzzle=None):
-    return grid.size == 9 and reference_answer(grid, puzzle)
-
-
-def always_true(grid, puzzle=None):
-    return True
-
-
-def returns_an_int(grid, puzzle=None):
-    return int(reference_answer(grid, puzzle))
-
-
-def stub(grid, puzzle=None):
-    raise NotImplementedError("À compléter")
-
-
-def spins_forever(grid, puzzle=None):
-    while True:
-        pass
-
-
-def scribbles_on_its_input(grid, puzzle=None):
-    answer = reference_answer(grid, puzzle)
-    grid.cells[:] = 0
-    if puzzle is not None:
-        puzzle.cells[:] = 0
-    return answer
-
-
-# ---------------------------------------------------------------- lesson 00
-def test_temoin_solution_solves_the_temoin():
-    puzzle = SudokuGrid.from_string(checks.TEMOIN)
-    solution = SudokuGrid.from_string(checks.TEMOIN_SOLUTION)
-    assert solution.is_solved()
-    assert (solution.cells[puzzle.givens] == puzzle.cells[puzzle.givens]).all()
-
-
-@pytest.mark.parametrize("answer", [reference_answer, answer_with_grid_methods, scribbles_on_its_input])
-def test_right_answers_pass_every_case(answer):
-    report = check_is_valid_solution(answer)
-    assert report.ok and not report.stub
-    assert report.passed == report.total == len(checks.is_valid_solution_cases())
-
-
-def test_cases_expect_what_the_reference_answers():
-    for case in checks.is_valid_solution_cases():
-        assert case.judge(reference_answer(*case.args)) is None, case.label
-
-
-@pytest.mark.parametrize(
-    ("wrong", "failing_case"),
-    [
-        (rows_only, "blocs ont des doublons"),
-        (ignores_givens, "ne respecte pas les chiffres donnés"),
-        (sums_to_45, "somme 45"),
-        (no_conflict_only, "case est restée vide"),
-        (assumes_nine, "4 x 4"),
-        (always_true, "deux lignes ont un doublon"),
-        (returns_an_int, "sans grille de départ"),
-    ],
-)
-def test_wrong_answers_fail_the_case_they_get_wrong(wrong, failing_case):
-    report = check_is_valid_solution(wrong)
-    assert not report.ok and not report.stub
-    assert report.passed < report.total
-    failed = [result.label for result in report.details if result.verdict == FAILED]
-    assert any(failing_case in label for label in failed), failed
-
-
-def test_stub_is_reported_as_not_done(capsys):
-    report = check_is_valid_solution(stub)
-    assert report.stub and report.passed == 0 and not report.ok
-    assert "pas encore fait" in capsys.readouterr().out
-
-
-def test_runaway_case_is_reported_and_stopped():
-    report = check_is_valid_solution(spins_forever, time_limit=0.2)
-    assert [result.verdict for result in report.details] == [TOO_SLOW] + [NOT_RUN] * (report.total - 1)
-    assert report.passed == 0
-    for thread in threading.enumerate():
-        if thread.name == "sudoku-course-check":
-            thread.join(timeout=5)
-            assert not thread.is_alive(), "the runaway case's thread was not stopped"
-
-
-# ---------------------------------------------------------------- framework
-def double(x):
+def double(x: int) -> int:
     return 2 * x
 
 
-DOUBLE_CASES = [Case("2 donne 4", (2,), returns(4)), Case("-3 donne -6", (-3,), returns(-6))]
+def double_cases(seed: int | None) -> list[Case]:
+    inputs = [2, -3, 0, 5] if seed is None else np.random.default_rng(seed).integers(-50, 50, 4).tolist()
+    return [
+        Case(f"x = {x}", calling(x), integer, agree=lambda out, ref: out == ref, disagree="ce n'est pas le double")
+        for x in inputs
+    ]
 
 
-def test_errors_are_reported_per_case_and_never_raised():
-    def fragile(x):
+DOUBLE = Exercise("test_double", "99-test", ("double",), (double,), double_cases, time_limit=1.0)
+
+
+@pytest.fixture
+def registered(monkeypatch):
+    """The DOUBLE exercise in the registry for the duration of a test."""
+    monkeypatch.setitem(REGISTRY, DOUBLE.name, DOUBLE)
+    return DOUBLE
+
+
+def verdicts(report) -> list[str]:
+    return [result.verdict for result in report.details]
+
+
+def test_the_reference_passes_public_and_hidden_cases():
+    for seed in (None, 7):
+        assert evaluate(DOUBLE, [double], seed).ok
+
+
+def test_a_wrong_answer_fails_with_the_fixed_sentence_never_the_expected_value():
+    report = evaluate(DOUBLE, [lambda x: x + 2])
+    assert verdicts(report) == [PASSED, FAILED, FAILED, FAILED]
+    assert report.details[1].detail == "ce n'est pas le double"
+    assert "-6" not in report.text() and "10" not in report.text()
+
+
+def test_a_stub_is_not_done_and_a_stub_among_two_functions_too():
+    assert evaluate(DOUBLE, [stub]).stub
+    report = evaluate(DOUBLE, [stub])
+    assert report.details == [] and "pas encore fait" in report.summary()
+
+
+def test_errors_and_crashes_are_reported_per_case_and_never_raised():
+    def picky(x):
         if x < 0:
             raise ValueError("négatif")
+        if x == 0:
+            os._exit(3)
+        if x == 5:
+            raise SystemExit(1)
         return 2 * x
 
-    report = run_check("double", fragile, DOUBLE_CASES)
-    assert [r.verdict for r in report.details] == [PASSED, ERROR]
-    assert "ValueError: négatif" in report.details[1].detail
+    report = evaluate(DOUBLE, [picky])
+    assert verdicts(report) == [PASSED, ERRORED, ERRORED, ERRORED]
+    assert report.details[1].detail == "ValueError : négatif"
+    assert "code de sortie 3" in report.details[2].detail
 
 
-def test_even_system_exit_is_reported_not_raised():
-    def leaves(x):
-        raise SystemExit(3)
+def test_an_endless_loop_in_c_costs_its_own_case_only():
+    def stuck_on_zero(x):
+        return sum(itertools.count()) if x == 0 else 2 * x
 
-    report = run_check("double", leaves, DOUBLE_CASES)
-    assert {r.verdict for r in report.details} == {ERROR}
-
-
-def test_odd_results_are_failures_not_crashes():
-    report = run_check("double", lambda x: np.array([2 * x, 0]), DOUBLE_CASES)
-    assert {r.verdict for r in report.details} == {FAILED}
+    report = evaluate(DOUBLE, [stuck_on_zero])
+    assert verdicts(report) == [PASSED, PASSED, TOO_SLOW, PASSED]
+    assert report.details[2].detail.startswith("plus de 1 s")
 
 
-def test_returns_bool_accepts_numpy_booleans_only_as_booleans():
-    judge = returns_bool(True)
-    assert judge(np.True_) is None and judge(True) is None
-    assert "True ou False" in judge(1)
-    assert "attendu True" in judge(False)
+def test_a_result_that_is_not_plain_data_is_a_failure():
+    report = evaluate(DOUBLE, [lambda x: object()])
+    assert set(verdicts(report)) == {FAILED}
+    assert "objet de type object" in report.details[0].detail
 
 
-def test_strict_mode_raises_on_failure(monkeypatch):
+def test_wrong_types_are_judged_before_the_comparison():
+    report = evaluate(DOUBLE, [lambda x: str(2 * x)])
+    assert report.details[0].detail == "la fonction doit renvoyer un entier, pas un texte"
+
+
+def test_details_stay_short_whatever_the_student_raises():
+    def verbose(x):
+        raise ValueError("x" * 5000)
+
+    report = evaluate(DOUBLE, [verbose])
+    assert all(len(result.detail) <= checks.DETAIL_LENGTH for result in report.details)
+
+
+def test_what_the_student_prints_stays_out_of_the_report(capsys, registered):
+    def chatty(x):
+        print("secret du calcul")
+        return 2 * x
+
+    check("test_double", chatty)
+    printed = capsys.readouterr().out
+    assert "secret du calcul" not in printed and "bravo, les 4 cas sont réussis" in printed
+
+
+def test_check_never_raises_by_default_but_does_in_strict_mode(monkeypatch, registered):
+    assert not check("test_double", lambda x: x).ok
+    with pytest.raises(AssertionError, match="test_double : 1/4"):
+        check("test_double", lambda x: x, strict=True)
     monkeypatch.setenv(checks.STRICT_ENV, "1")
-    assert run_check("double", double, DOUBLE_CASES).ok
-    with pytest.raises(AssertionError, match="double"):
-        run_check("double", lambda x: x, DOUBLE_CASES)
-    with pytest.raises(AssertionError, match="pas encore fait"):
-        check_is_valid_solution(stub)
-
-
-def test_strict_argument_overrides_the_environment(monkeypatch):
-    monkeypatch.delenv(checks.STRICT_ENV, raising=False)
-    assert not run_check("double", lambda x: x, DOUBLE_CASES).ok
     with pytest.raises(AssertionError):
-        run_check("double", lambda x: x, DOUBLE_CASES, strict=True)
+        check("test_double", stub)
+    assert check("test_double", lambda x: x, strict=False).passed == 1
+
+
+def test_check_refuses_a_wrong_number_of_functions_or_an_unknown_name(registered):
+    with pytest.raises(TypeError, match="takes 1 function"):
+        check("test_double", double, double)
+    with pytest.raises(KeyError, match="unknown exercise"):
+        check("no_such_exercise", double)
 
 
 def test_text_and_html_reports(capsys):
-    report = run_check("double", lambda x: 4, [*DOUBLE_CASES, Case("<b>balise</b>", (2,), returns(4))])
-    printed = capsys.readouterr().out
-    assert "double : 2/3 cas réussis" in printed
-    assert "attendu -6, obtenu 4" in printed
+    item = Exercise("test_html", "99-test", ("f",), (double,), lambda seed: [Case("<b>balise</b>", calling(1))])
+    report = evaluate(item, [double])
     assert "&lt;b&gt;balise&lt;/b&gt;" in report.html() and "<b>balise" not in report.html()
-    assert repr(report) == "<vérification double : 2/3 cas réussis>"
+    assert repr(report) == "<vérification test_html : bravo, les 1 cas sont réussis>"
+
+
+def test_word_and_number_comparisons():
+    assert all(same_word(word, "lineaire") for word in ("linéaire", "Lineaire", " lineaire ", "LINÉAIRE"))
+    assert not same_word("linear", "lineaire") and not same_word(None, "lineaire")
+    assert normal_word(" Exponentiel ") == "exponentiel"
+    assert close([1.0, {"a": 0.1 + 0.2}], [1, {"a": 0.3}]) and not close([1.0], [1.0, 2.0])
+    assert not close(True, 1) and not close(2.0, 2.001) and close("x", "x")
+
+
+def test_plain_converts_numpy_and_refuses_objects():
+    assert plain({"a": np.arange(3), 1: (np.float64(0.5), np.bool_(True))}) == {"a": [0, 1, 2], "1": [0.5, True]}
+    with pytest.raises(NotPlainError):
+        plain(object())
+
+
+# ----------------------------------------------------------- experiments
+def test_an_experiment_returns_its_result_or_says_why_it_was_skipped(capsys):
+    assert experiment("le double", lambda: double(4)) == 8
+    assert experiment("le cassé", lambda: 1 / 0) is None
+    assert "Expérience « le cassé » sautée : votre code a levé ZeroDivisionError" in capsys.readouterr().out
+    assert experiment("l'ébauche", stub) is None
+    assert "pas encore écrite" in capsys.readouterr().out
+    assert experiment("la boucle", lambda: sum(itertools.count()), time_limit=0.5) is None
+    assert "abandonnée : pas de résultat après 0,5 s" in capsys.readouterr().out
+
+
+# ------------------------------------------------------- legacy run_check
+def test_legacy_run_check_runs_argument_cases_in_a_child():
+    cases = [ArgsCase("2 donne 4", (2,), returns(4)), ArgsCase("boucle", (0,), returns(0))]
+    report = run_check("double", lambda x: sum(itertools.count()) if x == 0 else 2 * x, cases, time_limit=0.5)
+    assert verdicts(report) == [PASSED, TOO_SLOW]
+    assert run_check("double", stub, cases).stub
 
 
 # ---------------------------------------------------------- grading record
@@ -225,7 +196,7 @@ def test_signed_records_verify_only_with_the_key():
     assert verify_record("not json at all", b"key") is None
 
 
-def test_grading_setup_takes_the_key_and_records_each_check(tmp_path, monkeypatch):
+def test_grading_setup_takes_the_key_and_records_each_check(tmp_path, monkeypatch, registered):
     key_file, record = tmp_path / "key", tmp_path / "record.jsonl"
     key_file.write_bytes(b"secret")
     monkeypatch.setenv(checks.KEY_FILE_ENV, str(key_file))
@@ -237,42 +208,15 @@ def test_grading_setup_takes_the_key_and_records_each_check(tmp_path, monkeypatc
 
     monkeypatch.setattr(checks, "_GRADING_KEY", key)
     monkeypatch.setattr(checks, "_RECORD_PATH", record_path)
-    run_check("double", double, DOUBLE_CASES)
-    check_is_valid_solution(stub)
+    check("test_double", lambda x: x + 2)
+    check("is_valid_solution", stub)
     lines = record.read_text().splitlines()
     assert [verify_record(line, b"secret") for line in lines] == [
-        {"exercise": "double", "passed": 2, "total": 2},
+        {"exercise": "test_double", "passed": 1, "total": 4},
         {"exercise": "is_valid_solution", "passed": 0, "total": 10},
     ]
 
 
-def test_no_record_outside_grading(tmp_path, monkeypatch):
+def test_no_record_outside_grading(monkeypatch):
     monkeypatch.delenv(checks.KEY_FILE_ENV, raising=False)
     assert checks._take_grading_setup() == (None, None)
-
-
-def reference_box_index(row, col, box_size=3):
-    return (row // box_size) * box_size + col // box_size
-
-
-@pytest.mark.parametrize(
-    "wrong",
-    [
-        lambda row, col, box_size=3: (col // box_size) * box_size + row // box_size,  # columns of boxes first
-        lambda row, col, box_size=3: (row // 3) * 3 + col // 3,  # ignores box_size
-        lambda row, col, box_size=3: row // box_size + col // box_size,  # forgets the width of a band
-    ],
-)
-def test_check_box_index_rejects_wrong_answers(wrong):
-    report = checks.check_box_index(wrong, strict=False)
-    assert report.passed < report.total
-
-
-def test_check_box_index_accepts_the_reference_and_reports_a_stub():
-    report = checks.check_box_index(reference_box_index, strict=False)
-    assert report.passed == report.total == len(checks.box_index_cases())
-
-    def stub(row, col, box_size=3):
-        raise NotImplementedError("À compléter")
-
-    assert checks.check_box_index(stub, strict=False).stub

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import stub
 
 from sudoku_course.crossstudy import GENERATIONS, POPULATION, SEEDS, CrossDesign, cross_table, run_design, verdict
 from sudoku_course.grid import InvalidPuzzleError, as_grid
@@ -15,14 +16,7 @@ from sudoku_course.teaching.checks_crossstudy import (
     check_grid_change_rate,
 )
 
-
-@pytest.fixture(autouse=True)
-def not_strict(monkeypatch):
-    monkeypatch.delenv("SUDOKU_COURSE_STRICT", raising=False)
-
-
-def stub(*args, **kwargs):
-    raise NotImplementedError("À compléter")
+pytestmark = pytest.mark.usefixtures("not_strict")
 
 
 # ------------------------------------------------------------ reference answers (as in the solutions)

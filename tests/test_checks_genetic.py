@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from conftest import stub
 
 from sudoku_course.solvers.genetic import GeneticSolver
 from sudoku_course.teaching.checks_genetic import (
@@ -16,14 +17,7 @@ from sudoku_course.teaching.checks_genetic import (
     check_weighted_fitness,
 )
 
-
-@pytest.fixture(autouse=True)
-def not_strict(monkeypatch):
-    monkeypatch.delenv("SUDOKU_COURSE_STRICT", raising=False)
-
-
-def stub(*args, **kwargs):
-    raise NotImplementedError("À compléter")
+pytestmark = pytest.mark.usefixtures("not_strict")
 
 
 # ------------------------------------------------------------ reference answers (as in the solutions)

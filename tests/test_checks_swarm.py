@@ -7,6 +7,7 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import stub
 
 from sudoku_course.cost import conflicts
 from sudoku_course.grid import SudokuGrid
@@ -18,14 +19,7 @@ from sudoku_course.teaching.checks_swarm import (
     check_track_convergence,
 )
 
-
-@pytest.fixture(autouse=True)
-def not_strict(monkeypatch):
-    monkeypatch.delenv("SUDOKU_COURSE_STRICT", raising=False)
-
-
-def stub(*args, **kwargs):
-    raise NotImplementedError("À compléter")
+pytestmark = pytest.mark.usefixtures("not_strict")
 
 
 # ------------------------------------------------------------ reference answers (as in the solutions)

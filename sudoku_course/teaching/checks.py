@@ -1,34 +1,34 @@
-"""Student checks: hidden cases run against a student's function, with a French verdict.
+"""Student checks: the exercise's cases run on a student's functions, with a French verdict per case.
 
-A check such as `check_is_valid_solution(is_valid_solution)` calls the
-student's function on each hidden `Case` (on deep copies of the inputs, so a
-function that modifies its arguments spoils nothing), with a time limit per
-case, and shows one verdict per case: HTML in Jupyter, text elsewhere. The
-cases test properties ("two digits swapped in a row is not a solution")
-rather than printing answers. A function that still raises
-`NotImplementedError` is reported as "pas encore fait".
+One entry point for every exercise of the registry
+(`sudoku_course.teaching.exercises`): in a check cell,
+`from sudoku_course.teaching.checks import check` then
+`check("box_index", box_index)` (one argument per function of the exercise,
+in the order of `Exercise.functions`). The check builds the exercise's public
+cases, runs each case's `call` on the student's functions in a child process
+that can be killed (`isolation.run_calls`: an endless loop, even inside numpy,
+costs its own case only, and the next case runs in a fresh child), computes
+the reference output here, then judges: `judge(output)` first, then
+`agree(output, reference_output)`. A verdict is built from the case's label
+and the student's output only, so it never shows a hidden expected value.
 
-A check never raises, so that an exercise notebook runs top to bottom, and
-returns a `CheckReport` (name, passed, total, details). With the environment
-variable `SUDOKU_COURSE_STRICT=1` (solutions in CI) a check that is not fully
-passed raises `AssertionError`.
+Verdicts: réussi, échoué (with the property that broke), erreur (the
+function raised), trop lent (more than the exercise's time limit per case).
+A function that still raises `NotImplementedError` makes the whole check
+« pas encore fait ». The report is shown as HTML in Jupyter and as text
+elsewhere, and returned as a `CheckReport`.
 
-Writing a check for a lesson: build a list of `Case(label, args, judge)`,
-where the label says in French what the case checks and the judge returns
-None for a right result or a French sentence saying what is wrong
-(`returns(value)` and `returns_bool(value)` build the usual judges), then call
-`run_check(name, func, cases)`. In a solution notebook, the cell that calls a
-check is tagged `check`, holds its own import, and calls the check on the
-exercise's function, e.g.
-`from sudoku_course.teaching.checks import check_is_valid_solution` then
-`check_is_valid_solution(is_valid_solution)`. The grader puts these cells
-back from the solutions before running a submission.
+A check never raises for the student's answer, so that an exercise notebook
+runs top to bottom. With `SUDOKU_COURSE_STRICT=1` (solutions in CI), or
+`strict=True`, a check that is not fully passed raises `AssertionError`.
 
-Runaway cases: a case runs in a daemon thread; after the time limit the check
-gives up on it, asks the thread to stop (an asynchronous exception, which
-interrupts pure-Python loops but not a long call into C), reports "trop lent"
-and skips the remaining cases, since the runaway thread may still be using
-the processor.
+In a solution notebook, a cell that calls a check is tagged `check` and holds
+its own import; the grader puts these cells back from the solutions.
+
+Legacy: the lessons not yet migrated to the registry (01, 03, 04) keep their
+`check_*` functions built on `run_check` with argument cases (`ArgsCase`,
+exported as `Case`, and the judges `returns`, `returns_bool`); they run in
+the same child processes. This part goes when those lessons are migrated.
 
 Grading record and its threat model. When the grader runs a submission it
 sets `SUDOKU_COURSE_GRADING_KEYFILE` (a file holding a secret key drawn for
@@ -49,15 +49,14 @@ grader also reads the submitted code (`make diff`).
 from __future__ import annotations
 
 import copy
-import ctypes
 import hashlib
 import hmac
 import html
 import json
 import os
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -65,60 +64,29 @@ import numpy as np
 
 from ..grid import SudokuGrid
 from .display import show
+from .exercises import Case as ExerciseCase
+from .exercises import Exercise, NotPlainError, exercise, lesson_exercises
+from .exercises.common import TEMOIN, TEMOIN_SOLUTION, french  # noqa: F401 (TEMOIN*: legacy imports)
+from .isolation import CRASH, TIMEOUT, VALUE, Outcome, run_calls
 
 STRICT_ENV = "SUDOKU_COURSE_STRICT"
 KEY_FILE_ENV = "SUDOKU_COURSE_GRADING_KEYFILE"
 RECORD_ENV = "SUDOKU_COURSE_GRADING_RECORD"
 DEFAULT_TIME_LIMIT = 2.0  # seconds per case
+DETAIL_LENGTH = 300  # characters of a verdict's explanation, at most
 
 PASSED = "réussi"
 FAILED = "échoué"
-ERROR = "erreur"
+ERRORED = "erreur"
 TOO_SLOW = "trop lent"
-NOT_RUN = "non exécuté"
 NOT_DONE = "pas encore fait"
-SYMBOLS = {PASSED: "✔", FAILED: "✘", ERROR: "✘", TOO_SLOW: "⏱", NOT_RUN: "·"}
-COLOURS = {PASSED: "#1a7f37", FAILED: "#cf222e", ERROR: "#cf222e", TOO_SLOW: "#bf8700", NOT_RUN: "#6e7781"}
-
-Judge = Callable[[Any], "str | None"]
-"""Looks at a result: None if it is right, otherwise a French sentence saying what is wrong."""
+SYMBOLS = {PASSED: "✔", FAILED: "✘", ERRORED: "✘", TOO_SLOW: "⏱"}
+COLOURS = {PASSED: "#1a7f37", FAILED: "#cf222e", ERRORED: "#cf222e", TOO_SLOW: "#bf8700"}
 
 
-# --------------------------------------------------------------- the cases
-@dataclass(frozen=True)
-class Case:
-    """One hidden case: what it checks (French), the arguments, and the judge of the result."""
-
-    label: str
-    args: tuple
-    judge: Judge
-    kwargs: Mapping[str, Any] = field(default_factory=dict)
-
-
-def short_repr(value: Any, width: int = 80) -> str:
-    """repr(value) cut to `width` characters."""
-    text = repr(value)
-    return text if len(text) <= width else text[: width - 3] + "..."
-
-
-def returns(expected: Any) -> Judge:
-    """A judge accepting only results equal to `expected`."""
-
-    def judge(result: Any) -> str | None:
-        return None if bool(result == expected) else f"attendu {short_repr(expected)}, obtenu {short_repr(result)}"
-
-    return judge
-
-
-def returns_bool(expected: bool) -> Judge:
-    """A judge accepting only the boolean `expected` (numpy booleans included)."""
-
-    def judge(result: Any) -> str | None:
-        if not isinstance(result, (bool, np.bool_)):
-            return f"la fonction doit renvoyer True ou False, elle a renvoyé {short_repr(result)}"
-        return None if bool(result) == expected else f"attendu {expected}, obtenu {bool(result)}"
-
-    return judge
+def shorten(text: str, width: int = DETAIL_LENGTH) -> str:
+    """`text` cut to `width` characters."""
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 # --------------------------------------------------------------- the report
@@ -168,7 +136,7 @@ class CheckReport:
         lines = [f"Vérification de {self.summary()}"]
         for result in self.details:
             detail = f" — {result.detail}" if result.detail else ""
-            lines.append(f"  {SYMBOLS[result.verdict]} {result.verdict:<11} {result.label}{detail}")
+            lines.append(f"  {SYMBOLS[result.verdict]} {result.verdict:<9} {result.label}{detail}")
         return "\n".join(lines)
 
     def html(self) -> str:
@@ -185,66 +153,62 @@ class CheckReport:
         return f"<vérification {self.summary()}>"
 
     def _ipython_display_(self) -> None:
-        """Show nothing when a check ends a notebook cell: run_check has already displayed the verdict."""
+        """Show nothing when a check ends a notebook cell: the check has already displayed the verdict."""
 
 
-# ---------------------------------------------------------------- running
-class _CaseTimeout(BaseException):
-    """Raised inside a runaway case's thread to stop it (BaseException: `except Exception` won't catch it)."""
+# --------------------------------------------------------------- verdicts
+def _unfinished(outcome: Outcome, label: str, time_limit: float) -> CaseResult:
+    """The verdict on a case whose call gave no value: an error, a timeout or a crash."""
+    if outcome.kind == TIMEOUT:
+        return CaseResult(label, TOO_SLOW, f"plus de {french(time_limit)} s : le calcul a été arrêté")
+    if outcome.kind == CRASH:
+        return CaseResult(label, ERRORED, f"le calcul s'est arrêté brutalement (code de sortie {outcome.error})")
+    if outcome.error == NotPlainError.__name__:
+        kind = outcome.message.rpartition(": ")[2]
+        return CaseResult(label, FAILED, f"résultat inutilisable : la fonction renvoie un objet de type {kind}")
+    return CaseResult(label, ERRORED, shorten(f"{outcome.error} : {outcome.message}"))
 
 
-def _stop_thread(thread: threading.Thread) -> None:
-    """Ask a thread to stop by raising _CaseTimeout in it (takes effect between two Python instructions)."""
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(_CaseTimeout))
-
-
-def _call_with_time_limit(func: Callable, case: Case, seconds: float) -> tuple[str, Any]:
-    """Call func on deep copies of the case's arguments: ('value', v), ('error', exception) or ('timeout', None)."""
-    args, kwargs = copy.deepcopy(case.args), copy.deepcopy(dict(case.kwargs))
-    outcome: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            outcome["value"] = func(*args, **kwargs)
-        except BaseException as error:  # the student's error is reported, never raised here
-            outcome["error"] = error
-
-    thread = threading.Thread(target=target, name="sudoku-course-check", daemon=True)
-    thread.start()
-    thread.join(seconds)
-    if thread.is_alive():
-        _stop_thread(thread)
-        return "timeout", None
-    if "error" in outcome:
-        return "error", outcome["error"]
-    return "value", outcome.get("value")
-
-
-def _judge(case: Case, result: Any) -> CaseResult:
+def _problem(judge: Callable[[Any], str | None], output: Any) -> str | None:
+    """What the judge finds wrong with output (a judge that fails on an odd output means: unusable)."""
     try:
-        problem = case.judge(result)
-    except Exception as error:  # a result so odd that judging it fails is a wrong result
-        problem = f"résultat inutilisable ({type(error).__name__}: {error})"
-    return CaseResult(case.label, FAILED if problem else PASSED, problem or "")
+        return judge(output)
+    except Exception as error:
+        return f"résultat inutilisable ({type(error).__name__})"
 
 
-def _run_cases(func: Callable, cases: Sequence[Case], time_limit: float) -> tuple[list[CaseResult], bool]:
-    """Results of every case, and whether the function is still a stub."""
-    results: list[CaseResult] = []
-    for index, case in enumerate(cases):
-        kind, value = _call_with_time_limit(func, case, time_limit)
-        if kind == "error" and isinstance(value, NotImplementedError):
-            return [], True
-        if kind == "timeout":
-            results.append(CaseResult(case.label, TOO_SLOW, f"plus de {time_limit:g} s"))
-            skipped = "un cas précédent est trop lent"
-            results += [CaseResult(later.label, NOT_RUN, skipped) for later in cases[index + 1 :]]
-            break
-        if kind == "error":
-            results.append(CaseResult(case.label, ERROR, f"{type(value).__name__}: {value}"))
+def _verdict(case: ExerciseCase, output: Any, references: Sequence[Callable]) -> CaseResult:
+    """Judge the student's plain output: properties first, then agreement with the reference's output."""
+    problem = _problem(case.judge, output)
+    if problem is None and case.agree is not None:
+        reference = case.call(*references)
+        try:
+            agrees = bool(case.agree(output, reference))
+        except Exception:  # an output too odd to compare does not agree
+            agrees = False
+        problem = None if agrees else case.disagree
+    status = FAILED if problem else PASSED
+    return CaseResult(case.label, status, shorten(problem or ""))
+
+
+def _run_case(case: ExerciseCase, functions: Sequence[Callable]) -> Any:
+    """In the child: the case's plain output (NotPlainError if it is not plain data)."""
+    return case.call(*functions)
+
+
+def evaluate(item: Exercise, functions: Sequence[Callable], seed: int | None = None) -> CheckReport:
+    """Run the cases of `item` (public when seed is None, hidden otherwise) on `functions`; never raises."""
+    cases = item.cases(seed)
+    calls = [partial(_run_case, case, tuple(functions)) for case in cases]
+    details = []
+    for case, outcome in zip(cases, run_calls(calls, item.time_limit), strict=False):
+        if outcome.not_implemented:
+            return CheckReport(item.name, len(cases), [], stub=True)
+        if outcome.kind != VALUE:
+            details.append(_unfinished(outcome, case.label, item.time_limit))
         else:
-            results.append(_judge(case, value))
-    return results, False
+            details.append(_verdict(case, outcome.value, item.references))
+    return CheckReport(item.name, len(cases), details)
 
 
 def _show(report: CheckReport) -> None:
@@ -257,26 +221,115 @@ def strict_mode() -> bool:
     return os.environ.get(STRICT_ENV) == "1"
 
 
-def run_check(
-    name: str,
-    func: Callable,
-    cases: Sequence[Case],
-    *,
-    time_limit: float = DEFAULT_TIME_LIMIT,
-    strict: bool | None = None,
-) -> CheckReport:
-    """Run `func` on every case, show the verdicts, record them for grading, and return the report.
-
-    Never raises, unless strict (argument, or SUDOKU_COURSE_STRICT=1 when it is
-    None) and some case is not passed: then AssertionError.
-    """
-    details, stub = _run_cases(func, cases, time_limit)
-    report = CheckReport(name, len(cases), details, stub)
+def _conclude(report: CheckReport, strict: bool | None) -> CheckReport:
+    """Record, show, and in strict mode raise if not every case is passed."""
     _record(report)
     _show(report)
     if (strict_mode() if strict is None else strict) and not report.ok:
         raise AssertionError(f"vérification de {report.summary()}")
     return report
+
+
+def check(name: str, *functions: Callable, strict: bool | None = None) -> CheckReport:
+    """Check the student's `functions` (in the order of the exercise's `functions`) on the public cases of `name`.
+
+    Shows the verdicts, records them for grading, and returns the report.
+    Never raises for the student's answer, unless strict (argument, or
+    SUDOKU_COURSE_STRICT=1 when it is None) and some case is not passed:
+    then AssertionError. An unknown name or a wrong number of functions is
+    the notebook's mistake, not the student's: KeyError or TypeError.
+    """
+    item = exercise(name)
+    if len(functions) != len(item.functions):
+        expected = ", ".join(item.functions)
+        raise TypeError(f"check({name!r}, ...) takes {len(item.functions)} function(s): {expected}")
+    return _conclude(evaluate(item, functions), strict)
+
+
+# ------------------------------------------------------------------ legacy
+Judge = Callable[[Any], "str | None"]
+"""Looks at a result: None if it is right, otherwise a French sentence saying what is wrong."""
+
+
+@dataclass(frozen=True)
+class ArgsCase:
+    """A case of the lessons not yet migrated: what it checks (French), the arguments, and the judge."""
+
+    label: str
+    args: tuple
+    judge: Judge
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+
+Case = ArgsCase  # the name the legacy check modules import
+
+
+def short_repr(value: Any, width: int = 80) -> str:
+    """repr(value) cut to `width` characters."""
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def returns(expected: Any) -> Judge:
+    """A judge accepting only results equal to `expected` (legacy: it shows the expected value)."""
+
+    def judge(result: Any) -> str | None:
+        return None if bool(result == expected) else f"attendu {short_repr(expected)}, obtenu {short_repr(result)}"
+
+    return judge
+
+
+def returns_bool(expected: bool) -> Judge:
+    """A judge accepting only the boolean `expected` (numpy booleans included)."""
+
+    def judge(result: Any) -> str | None:
+        if not isinstance(result, (bool, np.bool_)):
+            return f"la fonction doit renvoyer True ou False, elle a renvoyé {short_repr(result)}"
+        return None if bool(result) == expected else "la réponse ne convient pas pour ce cas"
+
+    return judge
+
+
+def _call_on_copies(func: Callable, case: ArgsCase) -> Any:
+    return func(*copy.deepcopy(case.args), **copy.deepcopy(dict(case.kwargs)))
+
+
+def run_check(
+    name: str,
+    func: Callable,
+    cases: Sequence[ArgsCase],
+    *,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    strict: bool | None = None,
+) -> CheckReport:
+    """Legacy: run `func` on deep copies of each case's arguments in a child process, judge, show and return.
+
+    Never raises, unless strict and some case is not passed: then AssertionError.
+    """
+    calls = [partial(_call_on_copies, func, case) for case in cases]
+    details, stub = [], False
+    for case, outcome in zip(cases, run_calls(calls, time_limit), strict=False):
+        if outcome.not_implemented:
+            details, stub = [], True
+            break
+        if outcome.kind != VALUE:
+            details.append(_unfinished(outcome, case.label, time_limit))
+        else:
+            problem = _problem(case.judge, outcome.value)
+            details.append(CaseResult(case.label, FAILED if problem else PASSED, shorten(problem or "")))
+    return _conclude(CheckReport(name, len(cases), details, stub), strict)
+
+
+def with_swap(grid: SudokuGrid, first: tuple[int, int], second: tuple[int, int]) -> SudokuGrid:
+    """A copy of `grid` (same givens) whose cells `first` and `second` are swapped."""
+    cells = grid.cells.copy()
+    cells[first], cells[second] = cells[second], cells[first]
+    return SudokuGrid(cells, grid.box_size, grid.givens)
+
+
+def check_is_valid_solution(is_valid_solution: Callable[..., bool], *, strict: bool | None = None) -> CheckReport:
+    """Legacy name of `check("is_valid_solution", is_valid_solution)` (the grader's demo notebook uses it)."""
+    return check("is_valid_solution", is_valid_solution, strict=strict)
 
 
 # ---------------------------------------------------------- grading record
@@ -326,95 +379,24 @@ def _record(report: CheckReport) -> None:
         file.write(sign_record(payload, _GRADING_KEY) + "\n")
 
 
-# ------------------------------------------------------------ lesson 00
-TEMOIN = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
-TEMOIN_SOLUTION = "962185473174963825538427169826359741357814296491672538249538617715296384683741952"
-SMALL_SOLUTION = "1234341221434321"  # a solved 4 x 4 grid
+# ------------------------------------------------------------ the plan
+def plan_rows(lesson: str) -> list[tuple[str, str, int]]:
+    """(function names, level, minutes) of each exercise of `lesson`, in order."""
+    return [(", ".join(item.functions), item.level, item.minutes) for item in lesson_exercises(lesson)]
 
 
-def with_swap(grid: SudokuGrid, first: tuple[int, int], second: tuple[int, int]) -> SudokuGrid:
-    """A copy of `grid` (same givens) whose cells `first` and `second` are swapped: handy to build hidden cases."""
-    cells = grid.cells.copy()
-    cells[first], cells[second] = cells[second], cells[first]
-    return SudokuGrid(cells, grid.box_size, grid.givens)
-
-
-def is_valid_solution_cases() -> list[Case]:
-    """Hidden cases of `check_is_valid_solution`, built on the témoin and a few handmade grids."""
-    puzzle = SudokuGrid.from_string(TEMOIN)
-    solution = SudokuGrid(SudokuGrid.from_string(TEMOIN_SOLUTION).cells, 3, puzzle.givens)
-    n = solution.size
-    rows, cols = np.indices((n, n))
-    emptied = solution.cells.copy()
-    emptied[0, 1] = 0  # (0, 1) is not a given
-    relabelled = SudokuGrid(solution.cells % n + 1)  # every digit d becomes d + 1 (9 becomes 1)
-    return [
-        Case("la solution du témoin, avec sa grille de départ", (solution, puzzle), returns_bool(True)),
-        Case("la même solution, sans grille de départ", (solution,), returns_bool(True)),
-        Case(
-            "une grille 4 x 4 résolue (la taille se lit dans la grille)",
-            (SudokuGrid.from_string(SMALL_SOLUTION),),
-            returns_bool(True),
-        ),
-        Case(
-            "deux chiffres échangés dans une ligne et un bloc (deux colonnes ont un doublon)",
-            (with_swap(solution, (0, 3), (0, 4)),),
-            returns_bool(False),
-        ),
-        Case(
-            "deux chiffres échangés dans une colonne et un bloc (deux lignes ont un doublon)",
-            (with_swap(solution, (0, 1), (1, 1)),),
-            returns_bool(False),
-        ),
-        Case(
-            "lignes et colonnes correctes, mais les blocs ont des doublons",
-            (SudokuGrid((rows + cols) % n + 1),),
-            returns_bool(False),
-        ),
-        Case(
-            "chaque ligne, colonne et bloc a bien pour somme 45, avec des répétitions",
-            (SudokuGrid(np.full((n, n), 5)),),
-            returns_bool(False),
-        ),
-        Case("une case est restée vide", (SudokuGrid(emptied, 3, puzzle.givens), puzzle), returns_bool(False)),
-        Case("une grille résolue qui ne respecte pas les chiffres donnés", (relabelled, puzzle), returns_bool(False)),
-        Case("la même grille, sans grille de départ (elle est correcte)", (relabelled,), returns_bool(True)),
-    ]
-
-
-def check_is_valid_solution(
-    is_valid_solution: Callable[..., bool], *, time_limit: float = DEFAULT_TIME_LIMIT, strict: bool | None = None
-) -> CheckReport:
-    """Check `is_valid_solution(grid, puzzle=None) -> bool`.
-
-    Expected behaviour: True exactly when every row, column and box of `grid`
-    holds each digit 1..n once, and, if `puzzle` is given, every given digit of
-    `puzzle` is in the same cell of `grid`.
-    """
-    return run_check(
-        "is_valid_solution", is_valid_solution, is_valid_solution_cases(), time_limit=time_limit, strict=strict
+def show_plan(lesson: str) -> None:
+    """Show the exercises of `lesson` (notebook stem) with their level and estimated time, and the total."""
+    rows = plan_rows(lesson)
+    total = sum(minutes for _, _, minutes in rows)
+    lines = [f"- {names} : {level}, {minutes} min" for names, level, minutes in rows]
+    text = "\n".join([*lines, f"Total : {total} min"])
+    cells = "".join(
+        f"<tr><td><code>{html.escape(names)}</code></td><td>{level}</td><td>{minutes} min</td></tr>"
+        for names, level, minutes in rows
     )
-
-
-def box_index_cases() -> list[Case]:
-    """Hidden cases of `check_box_index`: corners and centres of 9 x 9, and a 4 x 4 and a 16 x 16 grid."""
-    cases = [
-        Case("case (0, 0) : le premier bloc", (0, 0), returns(0)),
-        Case("case (0, 8) : dernier bloc de la première bande", (0, 8), returns(2)),
-        Case("case (4, 4) : le bloc central", (4, 4), returns(4)),
-        Case("case (8, 0) : premier bloc de la dernière bande", (8, 0), returns(6)),
-        Case("case (5, 6) : les blocs se numérotent ligne de blocs par ligne de blocs", (5, 6), returns(5)),
-        Case("case (8, 8) : le dernier bloc", (8, 8), returns(8)),
-    ]
-    cases += [
-        Case("grille 4 x 4, case (3, 1)", (3, 1), returns(2), kwargs={"box_size": 2}),
-        Case("grille 16 x 16, case (9, 13)", (9, 13), returns(11), kwargs={"box_size": 4}),
-    ]
-    return cases
-
-
-def check_box_index(
-    box_index: Callable[..., int], *, time_limit: float = DEFAULT_TIME_LIMIT, strict: bool | None = None
-):
-    """Check `box_index(row, col, box_size=3) -> int`: boxes numbered from 0, left to right then top to bottom."""
-    return run_check("box_index", box_index, box_index_cases(), time_limit=time_limit, strict=strict)
+    table = (
+        "<table><tr><th>À écrire</th><th>Niveau</th><th>Durée estimée</th></tr>"
+        f"{cells}<tr><td colspan='2'><strong>Total</strong></td><td><strong>{total} min</strong></td></tr></table>"
+    )
+    show(text, {"text/html": table})

@@ -18,7 +18,8 @@ The contract that the checks and the grader share:
   bool, int, float, str, and lists and dicts of them; see `plain`). That is
   the only part that runs student code; it may run in another process (a
   sandbox, or a child process that can be killed), and only its plain result
-  comes back.
+  comes back. A result that is not plain data raises `NotPlainError` (a
+  TypeError), which the check reports as an unusable result.
 - Judging happens where the student's code does not run. `judge(output)`
   checks properties of the output alone and returns None or a French
   sentence (at most about 300 characters) built from the case's inputs and
@@ -125,10 +126,14 @@ def lesson_exercises(lesson: str) -> list[Exercise]:
     return [item for item in load_all().values() if item.lesson == lesson]
 
 
+class NotPlainError(TypeError):
+    """A value that is not plain data (see `plain`)."""
+
+
 def plain(value: Any) -> Plain:
     """`value` as JSON data: numpy arrays and scalars, tuples and sets become lists and Python numbers.
 
-    TypeError for anything else (a student's object never crosses as itself).
+    NotPlainError (a TypeError) for anything else: a student's object never crosses as itself.
     """
     if value is None or isinstance(value, (bool, str)):
         return value
@@ -147,4 +152,4 @@ def plain(value: Any) -> Plain:
         return [plain(item) for item in value]
     if isinstance(value, (set, frozenset)):
         return sorted(plain(item) for item in value)
-    raise TypeError(f"not plain data: {type(value).__name__}")
+    raise NotPlainError(f"not plain data: {type(value).__name__}")

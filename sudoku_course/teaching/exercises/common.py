@@ -1,0 +1,143 @@
+"""Building blocks shared by the lesson modules of the registry: calls, comparisons, judges, puzzles.
+
+- `calling(*args, **kwargs)` builds a `Case.call` that passes deep copies of
+  the arguments to the student's (first) function and returns its plain result.
+- `close(output, reference)` is the one tolerance comparison of the course
+  (numbers, and lists and dicts of them, equal up to rounding errors);
+  `same_word(output, reference)` compares words ignoring accents, case and
+  surrounding spaces.
+- `integer`, `boolean`, `number`, `numbers` are judges of the output's type.
+- `french(x)` writes a number the French way for a verdict (« 0,5 »).
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import unicodedata
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ...grid import SudokuGrid
+from . import Plain, plain
+
+TEMOIN = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
+TEMOIN_SOLUTION = "962185473174963825538427169826359741357814296491672538249538617715296384683741952"
+SMALL_SOLUTION = "1234341221434321"  # a solved 4 x 4 grid
+RELATIVE_TOLERANCE = 1e-9
+ABSOLUTE_TOLERANCE = 1e-12
+
+
+# ------------------------------------------------------------------ calls
+def calling(*args: Any, **kwargs: Any) -> Callable[..., Plain]:
+    """A Case.call: the first student function on deep copies of args and kwargs, its result as plain data."""
+
+    def call(function: Callable, *others: Callable) -> Plain:
+        return plain(function(*copy.deepcopy(args), **copy.deepcopy(kwargs)))
+
+    return call
+
+
+# ------------------------------------------------------------ comparisons
+def close(output: Plain, reference: Plain) -> bool:
+    """True if output equals reference, numbers compared up to rounding errors (lists and dicts element-wise)."""
+    if isinstance(reference, bool) or isinstance(output, bool):
+        return output is reference
+    if isinstance(reference, (int, float)) and isinstance(output, (int, float)):
+        return math.isclose(output, reference, rel_tol=RELATIVE_TOLERANCE, abs_tol=ABSOLUTE_TOLERANCE)
+    if isinstance(reference, list) and isinstance(output, list):
+        return len(output) == len(reference) and all(map(close, output, reference))
+    if isinstance(reference, dict) and isinstance(output, dict):
+        return output.keys() == reference.keys() and all(close(output[key], reference[key]) for key in reference)
+    return output == reference
+
+
+def normal_word(word: str) -> str:
+    """`word` without accents, in lower case, without surrounding spaces: « Linéaire » -> « lineaire »."""
+    decomposed = unicodedata.normalize("NFKD", word.strip().casefold())
+    return "".join(character for character in decomposed if not unicodedata.combining(character))
+
+
+def same_word(output: Plain, reference: Plain) -> bool:
+    """True if output is a string that is the word `reference`, accents, case and surrounding spaces aside."""
+    return isinstance(output, str) and normal_word(output) == normal_word(reference)
+
+
+# ----------------------------------------------------------------- judges
+def french(value: float) -> str:
+    """A number written for a French sentence: 0.5 -> « 0,5 »."""
+    return f"{value:g}".replace(".", ",")
+
+
+def kind_of(output: Plain) -> str:
+    """The French name of the type of a plain output, for a verdict."""
+    names = {bool: "un booléen", int: "un entier", float: "un nombre décimal", str: "un texte", list: "une liste"}
+    return names.get(type(output), "rien (None)" if output is None else "un dictionnaire")
+
+
+def boolean(output: Plain) -> str | None:
+    """Judge: the output must be True or False."""
+    return None if isinstance(output, bool) else f"la fonction doit renvoyer True ou False, pas {kind_of(output)}"
+
+
+def integer(output: Plain) -> str | None:
+    """Judge: the output must be an integer (not a boolean)."""
+    if isinstance(output, int) and not isinstance(output, bool):
+        return None
+    return f"la fonction doit renvoyer un entier, pas {kind_of(output)}"
+
+
+def is_number(output: Plain) -> bool:
+    """True for an int or a float (not a boolean)."""
+    return isinstance(output, (int, float)) and not isinstance(output, bool)
+
+
+def number(output: Plain) -> str | None:
+    """Judge: the output must be a number."""
+    return None if is_number(output) else f"la fonction doit renvoyer un nombre, pas {kind_of(output)}"
+
+
+def numbers(length: int | None = None) -> Callable[[Plain], str | None]:
+    """Judge: the output must be a list of numbers (of `length` numbers when given)."""
+
+    def judge(output: Plain) -> str | None:
+        if not isinstance(output, list) or not all(map(is_number, output)):
+            return f"la fonction doit renvoyer une liste de nombres, pas {kind_of(output)}"
+        if length is not None and len(output) != length:
+            return f"la liste renvoyée a {len(output)} élément(s) au lieu de {length} (un par entrée)"
+        return None
+
+    return judge
+
+
+# ---------------------------------------------------------------- puzzles
+def temoin() -> SudokuGrid:
+    """The témoin puzzle of the course."""
+    return SudokuGrid.from_string(TEMOIN)
+
+
+def temoin_solution() -> SudokuGrid:
+    """The solution of the témoin, with the témoin's givens."""
+    return SudokuGrid(SudokuGrid.from_string(TEMOIN_SOLUTION).cells, 3, temoin().givens)
+
+
+def shuffled_solution(rng: np.random.Generator) -> SudokuGrid:
+    """Another solved 9 x 9 grid drawn from the témoin's solution (digits relabelled, rows and columns permuted
+    within bands and stacks, bands and stacks permuted), with the témoin's givens moved along."""
+    cells, givens = temoin_solution().cells, temoin().givens
+    digits = np.concatenate([[0], rng.permutation(9) + 1])
+    rows = np.concatenate([band * 3 + rng.permutation(3) for band in rng.permutation(3)])
+    columns = np.concatenate([stack * 3 + rng.permutation(3) for stack in rng.permutation(3)])
+    return SudokuGrid(digits[cells][np.ix_(rows, columns)], 3, givens[np.ix_(rows, columns)])
+
+
+def row_permuted_state(puzzle: SudokuGrid, rng: np.random.Generator) -> np.ndarray:
+    """A full grid of `puzzle` whose rows hold a random permutation of their missing digits."""
+    cells = puzzle.cells.copy()
+    for row in range(puzzle.size):
+        free = np.flatnonzero(~puzzle.givens[row])
+        missing = sorted(set(range(1, puzzle.size + 1)) - set(cells[row].tolist()))
+        cells[row, free] = rng.permutation(missing)
+    return cells

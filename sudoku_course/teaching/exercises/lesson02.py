@@ -1,0 +1,750 @@
+"""Exercises of lesson 02 (simulated annealing): energy, neighbours, cooling schedules, reheating, ratios.
+
+Each make_cases(seed) gives the public cases for seed None and cases drawn
+from the seed otherwise. Properties are judged from the inputs and the
+student's output (the cooling schedules are judged only so); the comparison
+with the reference answers only True or False.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+
+import numpy as np
+
+from ...cost import givens_conflicts
+from ...grid import SudokuGrid
+from . import Case, Exercise, Plain, plain, register
+from .common import (
+    calling,
+    close,
+    french,
+    integer,
+    is_number,
+    kind_of,
+    normal_word,
+    numbers,
+    row_permuted_state,
+    same_word,
+    temoin,
+    temoin_solution,
+)
+
+LESSON = "02-recuit-simule"
+GROWTH_CLASSES = ("lineaire", "polynomial", "exponentiel", "autre")
+ROUNDING = 1e-12  # relative: a temperature this close to t_min counts as t_min
+
+
+def _rng(seed: int | None, salt: int) -> np.random.Generator:
+    """The generator of one exercise's hidden cases (None for the public cases)."""
+    return np.random.default_rng([salt, seed]) if seed is not None else np.random.default_rng(salt)
+
+
+def _box(position: tuple[int, int], box_size: int) -> int:
+    row, column = position
+    return (row // box_size) * box_size + column // box_size
+
+
+# ------------------------------------------------------------ 1: partial energy
+def partial_energy(grid: SudokuGrid) -> int:
+    """Reference: duplicated digits among the filled cells, summed over every row, column and box."""
+    return givens_conflicts(grid)
+
+
+def _grid_with(values: dict[tuple[int, int], int], size: int = 9) -> SudokuGrid:
+    cells = np.zeros((size, size), dtype=np.int64)
+    for position, digit in values.items():
+        cells[position] = digit
+    return SudokuGrid(cells)
+
+
+def partial_energy_cases(seed: int | None) -> list[Case]:
+    """Handmade partial grids; for a seed, random partial grids of size 4 and 9 in addition."""
+    crowded = temoin().cells.copy()
+    crowded[0, 1] = 9  # a second 9 in row 1, in box 1 and in column 2
+    grids = [
+        ("la grille de départ du témoin (aucun doublon)", temoin()),
+        ("une grille vide", _grid_with({})),
+        ("un chiffre deux fois dans une ligne, dans deux blocs différents", _grid_with({(0, 0): 5, (0, 8): 5})),
+        ("un chiffre trois fois dans une colonne (deux doublons)", _grid_with({(0, 4): 7, (4, 4): 7, (8, 4): 7})),
+        ("deux cases voisines d'une même ligne et d'un même bloc", _grid_with({(0, 0): 3, (0, 1): 3})),
+        ("le témoin avec un 9 de trop (ligne, colonne et bloc)", SudokuGrid(crowded)),
+        ("une grille pleine aux lignes permutées", SudokuGrid(row_permuted_state(temoin(), _rng(seed, 0)))),
+        (
+            "une grille 4 x 4 (la taille se lit dans la grille)",
+            SudokuGrid(np.array([[1, 0, 1, 0], [0, 0, 0, 0], [1, 0, 0, 0], [0, 0, 0, 2]])),
+        ),
+    ]
+    if seed is not None:
+        rng = _rng(seed, 1)
+        for size in (4, 9, 9):
+            cells = rng.integers(1, size + 1, size=(size, size)) * (rng.random((size, size)) < 0.4)
+            grids.append((f"une grille {size} x {size} remplie au hasard", SudokuGrid(cells)))
+    return [
+        Case(
+            label,
+            calling(grid),
+            integer,
+            agree=lambda out, ref: out == ref,
+            disagree="ce n'est pas le nombre de doublons de cette grille",
+        )
+        for label, grid in grids
+    ]
+
+
+register(
+    Exercise(
+        name="partial_energy",
+        lesson=LESSON,
+        functions=("partial_energy",),
+        references=(partial_energy,),
+        make_cases=partial_energy_cases,
+        answers=("sudoku_course.cost.givens_conflicts",),
+        level="échauffement",
+        minutes=10,
+    )
+)
+
+
+# ------------------------------------------------------------ 2: block swap
+def block_swap_neighbour(cells: np.ndarray, givens: np.ndarray, rng: np.random.Generator):
+    """Reference: a copy of `cells` where two free cells of one random box are swapped, and the two cells."""
+    size = cells.shape[0]
+    box_size = math.isqrt(size)
+    boxes = []
+    for top in range(0, size, box_size):
+        for left in range(0, size, box_size):
+            free = [
+                (top + r, left + c) for r in range(box_size) for c in range(box_size) if not givens[top + r, left + c]
+            ]
+            if len(free) >= 2:
+                boxes.append(free)
+    free = boxes[rng.integers(len(boxes))]
+    first, second = rng.choice(len(free), size=2, replace=False)
+    neighbour = cells.copy()
+    neighbour[free[first]], neighbour[free[second]] = cells[free[second]], cells[free[first]]
+    return neighbour, (free[first], free[second])
+
+
+def _block_swaps(cells: np.ndarray, givens: np.ndarray, seeds: tuple[int, ...]) -> Callable[..., Plain]:
+    """A call: per seed, the cells that changed (position, before, after), the two cells named, the input kept;
+    each seed is drawn twice, the global generators of numpy and Python seeded differently each time."""
+
+    def call(function: Callable) -> Plain:
+        draws = []
+        for seed in seeds:
+            runs = []
+            for global_seed in (1, 2):
+                np.random.seed(global_seed)
+                random.seed(global_seed)
+                grid = cells.copy()
+                neighbour, positions = function(grid, givens.copy(), np.random.default_rng(seed))
+                neighbour = np.asarray(neighbour)
+                changed = [] if neighbour.shape != cells.shape else np.argwhere(neighbour != cells).tolist()
+                runs.append(
+                    {
+                        "positions": plain(positions),
+                        "changed": [[r, c, int(cells[r, c]), int(neighbour[r, c])] for r, c in changed],
+                        "shape": list(neighbour.shape),
+                        "kept": bool(np.array_equal(grid, cells)),
+                    }
+                )
+            draws.append(runs)
+        return draws
+
+    return call
+
+
+def _swap_problem(run: dict, cells: np.ndarray, givens: np.ndarray, only_box: int | None) -> str | None:
+    """What is wrong with one draw, or None."""
+    if not run["kept"]:
+        return "la grille reçue a été modifiée : il faut renvoyer une nouvelle grille (travaillez sur une copie)"
+    if run["shape"] != list(givens.shape):
+        return f"la grille renvoyée a la forme {tuple(run['shape'])} au lieu de {givens.shape}"
+    box_size = math.isqrt(givens.shape[0])
+    positions = run["positions"]
+    if not (isinstance(positions, list) and len(positions) == 2 and all(len(p) == 2 for p in positions)):
+        return "il faut renvoyer deux cases (ligne, colonne)"
+    first, second = (tuple(p) for p in positions)
+    if first == second:
+        return f"les deux cases échangées doivent être différentes, obtenu deux fois {first}"
+    if givens[first] or givens[second]:
+        return f"une case donnée a été déplacée ({first} ou {second})"
+    if _box(first, box_size) != _box(second, box_size):
+        return f"les cases {first} et {second} ne sont pas dans le même bloc"
+    if only_box is not None and _box(first, box_size) != only_box:
+        used = _box(first, box_size) + 1
+        return f"seul le bloc {only_box + 1} a deux cases libres, l'échange a eu lieu dans le bloc {used}"
+    moved = {(r, c): (before, after) for r, c, before, after in run["changed"]}
+    swapped = set(moved) == {first, second} and moved[first] == moved[second][::-1]
+    same_digit = not moved and cells[first] == cells[second]  # swapping two equal digits changes nothing
+    if not swapped and not same_digit:
+        return f"la grille renvoyée n'est pas la grille reçue avec les cases {first} et {second} échangées"
+    return None
+
+
+def _block_swap_judge(cells: np.ndarray, givens: np.ndarray, only_box: int | None = None):
+    """Judge every draw, and that the same seed gave the same draw twice."""
+
+    def judge(draws: Plain) -> str | None:
+        for first, second in draws:
+            problem = _swap_problem(first, cells, givens, only_box)
+            if problem:
+                return problem
+            if first["positions"] != second["positions"]:
+                return (
+                    "la même graine donne deux voisins différents : tirez le hasard avec le générateur "
+                    "rng reçu, pas avec np.random ou random"
+                )
+        return None
+
+    return judge
+
+
+def _several_boxes(draws: Plain) -> str | None:
+    boxes = {_box(tuple(runs[0]["positions"][0]), 3) for runs in draws}
+    return None if len(boxes) >= 3 else f"seulement {len(boxes)} bloc(s) différent(s) sur {len(draws)} tirages"
+
+
+def block_swap_cases(seed: int | None) -> list[Case]:
+    """Row-permuted témoin, a grid with one box of two free cells, a 4 x 4 grid, and the spread over boxes."""
+    rng = _rng(seed, 2)
+    cells, givens = row_permuted_state(temoin(), rng), temoin().givens
+    solution = temoin_solution().cells
+    one_box = np.ones((9, 9), dtype=bool)
+    box = 4 if seed is None else int(rng.integers(9))
+    top, left = 3 * (box // 3), 3 * (box % 3)
+    one_box[top, left] = one_box[top + 2, left + 1] = one_box[0 if top else 8, 0 if left else 8] = False
+    small = np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]])
+    small_givens = np.zeros((4, 4), dtype=bool)
+    small_givens[0, 0] = small_givens[3, 3] = True
+    seeds = tuple(int(s) for s in rng.integers(1000, size=4))
+    return [
+        Case(
+            "témoin aux lignes permutées, quatre graines",
+            _block_swaps(cells, givens, seeds),
+            _block_swap_judge(cells, givens),
+        ),
+        Case(
+            f"un seul bloc (le bloc {box + 1}) a deux cases libres",
+            _block_swaps(solution, one_box, seeds[:3]),
+            _block_swap_judge(solution, one_box, box),
+        ),
+        Case(
+            "une grille 4 x 4 (blocs 2 x 2)",
+            _block_swaps(small, small_givens, seeds),
+            _block_swap_judge(small, small_givens),
+        ),
+        Case(
+            "sur 40 graines, l'échange a lieu dans plusieurs blocs",
+            _block_swaps(cells, givens, tuple(range(seeds[0], seeds[0] + 40))),
+            _several_boxes,
+        ),
+    ]
+
+
+register(
+    Exercise(
+        name="block_swap_neighbour",
+        lesson=LESSON,
+        functions=("block_swap_neighbour",),
+        references=(block_swap_neighbour,),
+        make_cases=block_swap_cases,
+        level="intermédiaire",
+        minutes=20,
+    )
+)
+
+
+# ------------------------------------------------------------ 3: cooling schedules
+def exponential_cooling(t0: float, t_min: float, alpha: float) -> list[float]:
+    """Reference: t0 * alpha**k for k = 0, 1, ... while the temperature stays at or above t_min."""
+    temperatures, temperature = [], t0
+    while temperature >= t_min:
+        temperatures.append(temperature)
+        temperature *= alpha
+    return temperatures
+
+
+def _exponential_judge(t0: float, t_min: float, alpha: float) -> Callable[[Plain], str | None]:
+    """Judge the schedule from its definition alone: start, constant factor, stop."""
+
+    def judge(output: Plain) -> str | None:
+        problem = numbers()(output)
+        if problem:
+            return problem
+        if t0 < t_min:
+            return None if output == [] else "t0 est déjà sous t_min : le programme doit être vide"
+        if not output or not math.isclose(output[0], t0):
+            return f"la première température doit être t0 = {french(t0)}"
+        for k in range(1, len(output)):
+            if not math.isclose(output[k], output[k - 1] * alpha, rel_tol=1e-9):
+                return f"la température n° {k + 1} n'est pas la précédente multipliée par alpha = {french(alpha)}"
+        if output[-1] < t_min * (1 - ROUNDING):
+            return f"le programme descend sous t_min = {french(t_min)} : il doit s'arrêter avant"
+        if output[-1] * alpha >= t_min * (1 - ROUNDING):
+            return (
+                f"le programme s'arrête trop tôt : après {len(output)} températures, on est encore au-dessus de t_min"
+            )
+        return None
+
+    return judge
+
+
+def exponential_cases(seed: int | None) -> list[Case]:
+    settings = [
+        ("t0 = 1, t_min = 0,001, alpha = 0,9", (1.0, 0.001, 0.9)),
+        ("t0 = 2, t_min = 0,05, alpha = 0,5", (2.0, 0.05, 0.5)),
+        ("t_min atteinte exactement : elle fait partie du programme", (1.0, 0.25, 0.5)),
+        ("refroidissement lent : alpha = 0,99", (5.0, 0.1, 0.99)),
+        ("t0 déjà sous t_min : programme vide", (0.01, 0.1, 0.9)),
+    ]
+    if seed is not None:
+        rng = _rng(seed, 3)
+        t0, alpha = float(rng.uniform(1, 10)), float(rng.uniform(0.8, 0.99))
+        settings += [
+            (f"t0 = {french(round(t0, 3))}, alpha = {french(round(alpha, 3))}", (round(t0, 3), 0.01, round(alpha, 3))),
+            ("t_min atteinte exactement (puissance de 2)", (2.0 ** int(rng.integers(1, 4)), 0.125, 0.5)),
+        ]
+    return [Case(label, calling(*args), _exponential_judge(*args)) for label, args in settings]
+
+
+def linear_cooling(t0: float, t_min: float, steps: int) -> list[float]:
+    """Reference: `steps` temperatures evenly spaced from t0 down to t_min, both included."""
+    return [t0 + (t_min - t0) * k / (steps - 1) for k in range(steps)]
+
+
+def _linear_judge(t0: float, t_min: float, steps: int) -> Callable[[Plain], str | None]:
+    def judge(output: Plain) -> str | None:
+        problem = numbers()(output)
+        if problem:
+            return problem
+        if len(output) != steps:
+            return f"il faut steps = {steps} températures, la liste en a {len(output)}"
+        if not math.isclose(output[0], t0) or not math.isclose(output[-1], t_min):
+            return f"le programme doit aller de t0 = {french(t0)} à t_min = {french(t_min)}, les deux comprises"
+        step = (t_min - t0) / (steps - 1)
+        for k in range(1, steps):
+            if not math.isclose(output[k] - output[k - 1], step, rel_tol=1e-6, abs_tol=1e-12):
+                return f"l'écart entre les températures n° {k} et {k + 1} n'est pas le même que les autres"
+        return None
+
+    return judge
+
+
+def linear_cases(seed: int | None) -> list[Case]:
+    settings = [
+        ("10 températures de 1 à 0,1", (1.0, 0.1, 10)),
+        ("6 températures de 3 à 0,5", (3.0, 0.5, 6)),
+        ("deux températures : t0 puis t_min", (2.0, 0.2, 2)),
+        ("un long programme de 1000 températures", (5.0, 0.01, 1000)),
+    ]
+    if seed is not None:
+        rng = _rng(seed, 4)
+        steps, t0 = int(rng.integers(3, 50)), round(float(rng.uniform(1, 10)), 2)
+        settings.append((f"{steps} températures de {french(t0)} à 0,05", (t0, 0.05, steps)))
+    return [Case(label, calling(*args), _linear_judge(*args)) for label, args in settings]
+
+
+register(
+    Exercise(
+        name="exponential_cooling",
+        lesson=LESSON,
+        functions=("exponential_cooling",),
+        references=(exponential_cooling,),
+        make_cases=exponential_cases,
+        level="échauffement",
+        minutes=10,
+    )
+)
+register(
+    Exercise(
+        name="linear_cooling",
+        lesson=LESSON,
+        functions=("linear_cooling",),
+        references=(linear_cooling,),
+        make_cases=linear_cases,
+        answers=("numpy.linspace",),
+        level="échauffement",
+        minutes=5,
+    )
+)
+
+
+# ------------------------------------------------------------ 4: reheating
+def next_temperature(
+    temperature: float, stale: int, *, t0: float, alpha: float, patience: int, reheat_factor: float
+) -> tuple[float, int]:
+    """Reference: reheat to reheat_factor * t0 after `patience` stale chains, otherwise cool by alpha."""
+    if stale >= patience:
+        return reheat_factor * t0, 0
+    return temperature * alpha, stale
+
+
+def _pair(output: Plain) -> str | None:
+    if isinstance(output, list) and len(output) == 2 and is_number(output[0]) and is_number(output[1]):
+        return None
+    return f"il faut renvoyer un couple (température, compte), pas {kind_of(output)}"
+
+
+COOL = "sans stagnation suffisante, il faut refroidir (temperature * alpha) et garder le compte"
+REHEAT = "après patience chaînes sans progrès, il faut réchauffer à reheat_factor * t0 et remettre le compte à 0"
+
+
+def next_temperature_cases(seed: int | None) -> list[Case]:
+    schedule = {"t0": 2.0, "alpha": 0.9, "patience": 10, "reheat_factor": 0.5}
+    settings = [
+        ("pas de stagnation : on refroidit", 1.2, 0, schedule, COOL),
+        ("stagnation en dessous de la patience : on refroidit, le compte reste", 0.5, 9, schedule, COOL),
+        ("patience atteinte exactement : on réchauffe et le compte repart de 0", 0.5, 10, schedule, REHEAT),
+        ("patience dépassée, température très basse : on réchauffe", 0.001, 25, schedule, REHEAT),
+        (
+            "réchauffement complet (facteur 1) : retour à t0",
+            0.3,
+            4,
+            schedule | {"patience": 4, "reheat_factor": 1.0},
+            REHEAT,
+        ),
+    ]
+    if seed is not None:
+        rng = _rng(seed, 5)
+        drawn = {
+            "t0": round(float(rng.uniform(1, 5)), 2),
+            "alpha": round(float(rng.uniform(0.8, 0.99)), 3),
+            "patience": int(rng.integers(3, 30)),
+            "reheat_factor": round(float(rng.uniform(0.2, 0.9)), 2),
+        }
+        temperature = round(float(rng.uniform(0.01, 1)), 3)
+        settings += [
+            ("paramètres tirés au hasard, patience atteinte", temperature, drawn["patience"], drawn, REHEAT),
+            ("paramètres tirés au hasard, un cran sous la patience", temperature, drawn["patience"] - 1, drawn, COOL),
+        ]
+    return [
+        Case(label, calling(temperature, stale, **kwargs), _pair, agree=close, disagree=sentence)
+        for label, temperature, stale, kwargs, sentence in settings
+    ]
+
+
+register(
+    Exercise(
+        name="next_temperature",
+        lesson=LESSON,
+        functions=("next_temperature",),
+        references=(next_temperature,),
+        make_cases=next_temperature_cases,
+        level="intermédiaire",
+        minutes=10,
+    )
+)
+
+
+# ------------------------------------------------------------ 5: adaptive cooling
+def adapt_alpha(alpha: float, acceptance: float) -> float:
+    """Reference: alpha squared above 50 % acceptance, its square root below 5 %, kept within [0.8, 0.999]."""
+    if acceptance > 0.5:
+        alpha = alpha**2
+    elif acceptance < 0.05:
+        alpha = math.sqrt(alpha)
+    return min(0.999, max(0.8, alpha))
+
+
+def adapt_alpha_cases(seed: int | None) -> list[Case]:
+    settings = [
+        ("beaucoup de mouvements acceptés : refroidir plus vite", 0.95, 0.9),
+        ("presque aucun mouvement accepté : refroidir plus lentement", 0.95, 0.01),
+        ("taux moyen : alpha inchangé", 0.95, 0.3),
+        ("exactement 50 % : alpha inchangé", 0.97, 0.5),
+        ("exactement 5 % : alpha inchangé", 0.97, 0.05),
+        ("alpha ne descend pas sous 0,8", 0.85, 1.0),
+        ("alpha ne dépasse pas 0,999", 0.9989, 0.0),
+    ]
+    if seed is not None:
+        rng = _rng(seed, 6)
+        for low, high in ((0.5, 1.0), (0.0, 0.05), (0.05, 0.5)):
+            alpha, acceptance = round(float(rng.uniform(0.9, 0.99)), 3), round(float(rng.uniform(low, high)), 3)
+            settings.append((f"alpha = {french(alpha)}, taux = {french(acceptance)}", alpha, acceptance))
+    return [
+        Case(
+            label,
+            calling(alpha, acceptance),
+            numbers_or_number,
+            agree=close,
+            disagree="ce n'est pas le facteur que donne la règle (taux entre 0 et 1, bornes 0,8 et 0,999)",
+        )
+        for label, alpha, acceptance in settings
+    ]
+
+
+def numbers_or_number(output: Plain) -> str | None:
+    """Judge: a single number."""
+    return None if is_number(output) else f"la fonction doit renvoyer un nombre, pas {kind_of(output)}"
+
+
+register(
+    Exercise(
+        name="adapt_alpha",
+        lesson=LESSON,
+        functions=("adapt_alpha",),
+        references=(adapt_alpha,),
+        make_cases=adapt_alpha_cases,
+        answers=("sudoku_course.solvers.annealing.adapted_alpha",),
+        level="intermédiaire",
+        minutes=10,
+    )
+)
+
+
+# ------------------------------------------------------------ 6: extended neighbourhood
+def extended_move(cells: np.ndarray, givens: np.ndarray, rng: np.random.Generator, use_extended: float):
+    """Reference: swap two free cells in place, of rows r and r + 1 with probability use_extended, else of one row."""
+    size = cells.shape[0]
+
+    def free_columns(row):
+        return [c for c in range(size) if not givens[row, c]]
+
+    if rng.random() < use_extended:
+        while True:
+            row = int(rng.integers(size - 1))
+            top, bottom = free_columns(row), free_columns(row + 1)
+            if top and bottom:
+                break
+        kind, params = "inter", (row, top[rng.integers(len(top))], row + 1, bottom[rng.integers(len(bottom))])
+    else:
+        while True:
+            row = int(rng.integers(size))
+            free = free_columns(row)
+            if len(free) >= 2:
+                break
+        first, second = rng.choice(len(free), size=2, replace=False)
+        kind, params = "intra", (row, free[first], row, free[second])
+    r1, c1, r2, c2 = params
+    cells[r1, c1], cells[r2, c2] = cells[r2, c2], cells[r1, c1]
+    return kind, params
+
+
+def undo_move(cells: np.ndarray, kind: str, params: tuple) -> None:
+    """Reference: put back the two cells that extended_move swapped."""
+    r1, c1, r2, c2 = params
+    cells[r1, c1], cells[r2, c2] = cells[r2, c2], cells[r1, c1]
+
+
+def _extended_moves(cells: np.ndarray, givens: np.ndarray, use_extended: float, seed: int, draws: int):
+    """A call: `draws` moves on one grid, each undone at once, described by kind, cells, changes and undo;
+    the whole run is made twice, the global generators seeded differently each time."""
+
+    def call(move: Callable, undo: Callable) -> Plain:
+        runs = []
+        for global_seed in (1, 2):
+            np.random.seed(global_seed)
+            random.seed(global_seed)
+            grid, rng, moves = cells.copy(), np.random.default_rng(seed), []
+            for _ in range(draws):
+                before = grid.copy()
+                kind, params = move(grid, givens, rng, use_extended)
+                changed = np.argwhere(grid != before).tolist()
+                changes = [[r, c, int(before[r, c]), int(grid[r, c])] for r, c in changed]
+                undo(grid, kind, params)
+                moves.append(
+                    {
+                        "kind": plain(kind),
+                        "params": plain(params),
+                        "changes": changes,
+                        "undone": bool(np.array_equal(grid, before)),
+                    }
+                )
+            runs.append(moves)
+        return runs
+
+    return call
+
+
+def _move_problem(move: dict, givens: np.ndarray, kind: str) -> str | None:
+    """What is wrong with one described move of the given kind, or None."""
+    if move["kind"] != kind:
+        return f"mouvement de type {str(move['kind'])[:20]!r} alors que use_extended impose {kind!r}"
+    r1, c1, r2, c2 = move["params"]
+    first, second = (r1, c1), (r2, c2)
+    if givens[first] or givens[second]:
+        return f"une case donnée a été déplacée ({first} ou {second})"
+    if kind == "intra" and (r1 != r2 or first == second):
+        return f"un échange 'intra' doit toucher deux cases différentes d'une même ligne, obtenu {first}, {second}"
+    if kind == "inter" and r2 != r1 + 1:
+        return f"un échange 'inter' doit toucher une ligne et la suivante, obtenu les lignes {r1} et {r2}"
+    moved = {(r, c): (old, new) for r, c, old, new in move["changes"]}
+    if moved and not (set(moved) == {first, second} and moved[first] == moved[second][::-1]):
+        return f"la grille n'a pas été modifiée par le seul échange des cases {first} et {second}"
+    if not move["undone"]:
+        return "undo_move n'a pas rendu la grille d'avant le mouvement"
+    return None
+
+
+def _same_runs(runs: Plain) -> str | None:
+    if runs[0] != runs[1]:
+        return "la même graine donne deux suites de mouvements différentes : tirez le hasard avec le rng reçu"
+    return None
+
+
+def _all_moves(givens: np.ndarray, kind: str) -> Callable[[Plain], str | None]:
+    def judge(runs: Plain) -> str | None:
+        problems = (_move_problem(move, givens, kind) for move in runs[0])
+        return next((p for p in problems if p), None) or _same_runs(runs)
+
+    return judge
+
+
+def _share_of_inter(low: float, high: float) -> Callable[[Plain], str | None]:
+    def judge(runs: Plain) -> str | None:
+        share = sum(move["kind"] == "inter" for move in runs[0]) / len(runs[0])
+        if not low <= share <= high:
+            return f"{share:.0%} de mouvements 'inter' pour use_extended = 0,5".replace(".", ",")
+        return _same_runs(runs)
+
+    return judge
+
+
+def extended_move_cases(seed: int | None) -> list[Case]:
+    rng = _rng(seed, 7)
+    cells, givens = row_permuted_state(temoin(), rng), temoin().givens
+    first = int(rng.integers(1000))
+    return [
+        Case(
+            "use_extended = 0 : 30 échanges dans une ligne, chacun annulé",
+            _extended_moves(cells, givens, 0.0, first, 30),
+            _all_moves(givens, "intra"),
+        ),
+        Case(
+            "use_extended = 1 : 30 échanges entre lignes voisines, chacun annulé",
+            _extended_moves(cells, givens, 1.0, first + 1, 30),
+            _all_moves(givens, "inter"),
+        ),
+        Case(
+            "use_extended = 0,5 : environ la moitié de mouvements 'inter'",
+            _extended_moves(cells, givens, 0.5, first + 2, 400),
+            _share_of_inter(0.4, 0.6),
+        ),
+    ]
+
+
+register(
+    Exercise(
+        name="extended_move",
+        lesson=LESSON,
+        functions=("extended_move", "undo_move"),
+        references=(extended_move, undo_move),
+        make_cases=extended_move_cases,
+        level="avancé",
+        minutes=25,
+    )
+)
+
+
+# ------------------------------------------------------------ 7: ratio and growth
+def ratios(annealing: list[float], backtracking: list[float]) -> list[float]:
+    """Reference: annealing[k] / backtracking[k] for each puzzle k."""
+    return [a / b for a, b in zip(annealing, backtracking, strict=True)]
+
+
+def ratios_cases(seed: int | None) -> list[Case]:
+    settings = [
+        ("trois grilles", [120.0, 4500.0, 98000.0], [2.4, 15.0, 40.0]),
+        ("des entiers en entrée : la division reste décimale", [10, 20, 30], [4, 8, 7]),
+        ("une seule grille", [2.5], [0.5]),
+    ]
+    if seed is not None:
+        rng = _rng(seed, 8)
+        count = int(rng.integers(2, 6))
+        settings.append(
+            (
+                f"{count} grilles tirées au hasard",
+                rng.integers(50, 5000, count).tolist(),
+                rng.integers(1, 40, count).tolist(),
+            )
+        )
+    return [
+        Case(
+            label,
+            calling(annealing, backtracking),
+            numbers(len(annealing)),
+            agree=close,
+            disagree="ces rapports ne sont pas recuit / retour arrière, grille par grille",
+        )
+        for label, annealing, backtracking in settings
+    ]
+
+
+register(
+    Exercise(
+        name="ratios",
+        lesson=LESSON,
+        functions=("ratios",),
+        references=(ratios,),
+        make_cases=ratios_cases,
+        level="échauffement",
+        minutes=5,
+    )
+)
+
+
+def growth_class(empty_cells: list[int], values: list[float]) -> str:
+    """Reference: "lineaire", "polynomial", "exponentiel" or "autre", from the first and last values."""
+    growth = values[-1] / values[0]
+    if growth <= 1:
+        return "autre"
+    exponent = math.log(growth) / math.log(empty_cells[-1] / empty_cells[0])
+    if exponent <= 1.5:
+        return "lineaire"
+    return "polynomial" if exponent <= 4 else "exponentiel"
+
+
+def _one_class(output: Plain) -> str | None:
+    if isinstance(output, str) and normal_word(output) in GROWTH_CLASSES:
+        return None
+    return "la fonction doit renvoyer un des mots « lineaire », « polynomial », « exponentiel » ou « autre »"
+
+
+def growth_class_cases(seed: int | None) -> list[Case]:
+    settings = [
+        ("le rapport double quand les cases vides doublent", [10, 20, 40], [5.0, 10.0, 20.0]),
+        ("le rapport croît comme le carré des cases vides", [10, 20, 40], [1.0, 4.0, 16.0]),
+        ("les mesures du cours d'origine", [36, 49, 51], [72.0, 1840.0, 19045.0]),
+        ("le rapport baisse", [30, 40, 50], [300.0, 200.0, 100.0]),
+        ("le rapport ne change pas", [30, 40, 50], [7.0, 9.0, 7.0]),
+        ("croissance à peine plus que linéaire", [20, 30, 40], [3.0, 5.0, 7.5]),
+        ("exposant 1,4 sur un grand écart de cases vides", [10, 25, 40], [1.0, 3.0, 4.0**1.4]),
+        ("exposant 5 sur un petit écart de cases vides", [50, 55, 60], [1.0, 2.0, 1.2**5]),
+        ("exposant exactement 1,5 : encore linéaire", [10, 20, 40], [1.0, 3.0, 8.0]),
+        ("exposant exactement 4 : encore polynomial", [5, 20, 80], [1.0, 300.0, 65536.0]),
+    ]
+    if seed is not None:
+        rng = _rng(seed, 9)
+        for low, high in ((1.05, 1.5), (1.5, 4.0), (4.0, 8.0)):
+            first, factor = int(rng.integers(20, 40)), float(rng.uniform(1.1, 2.0))
+            last, exponent = round(first * factor), float(rng.uniform(low, high))
+            start = round(float(rng.uniform(1, 100)), 1)
+            values = [start, start * 2, start * (last / first) ** exponent]
+            settings.append((f"exposant tiré entre {french(low)} et {french(high)}", [first, first + 1, last], values))
+    return [
+        Case(
+            label,
+            calling(empty, values),
+            _one_class,
+            agree=same_word,
+            disagree="ce n'est pas la classe que donne la règle de l'énoncé (exposant k = ln g / ln h)",
+        )
+        for label, empty, values in settings
+    ]
+
+
+register(
+    Exercise(
+        name="growth_class",
+        lesson=LESSON,
+        functions=("growth_class",),
+        references=(growth_class,),
+        make_cases=growth_class_cases,
+        level="intermédiaire",
+        minutes=10,
+    )
+)

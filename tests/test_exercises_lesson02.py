@@ -1,0 +1,280 @@
+"""Lesson 02 exercises: the references pass, plausible wrong answers fail without seeing the expected value."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from sudoku_course.teaching.exercises import lesson02, lesson_exercises
+
+REFERENCES = {
+    "partial_energy": (lesson02.partial_energy,),
+    "block_swap_neighbour": (lesson02.block_swap_neighbour,),
+    "exponential_cooling": (lesson02.exponential_cooling,),
+    "linear_cooling": (lesson02.linear_cooling,),
+    "next_temperature": (lesson02.next_temperature,),
+    "adapt_alpha": (lesson02.adapt_alpha,),
+    "extended_move": (lesson02.extended_move, lesson02.undo_move),
+    "ratios": (lesson02.ratios,),
+    "growth_class": (lesson02.growth_class,),
+}
+
+
+def test_every_exercise_of_the_lesson_is_tested_here():
+    assert [item.name for item in lesson_exercises("02-recuit-simule")] == list(REFERENCES)
+
+
+@pytest.mark.parametrize("name", REFERENCES)
+def test_the_reference_passes(name, passes):
+    passes(name, *REFERENCES[name])
+
+
+# ------------------------------------------------------------ partial_energy
+def units(grid):
+    return [*grid.cells, *grid.cells.T, *grid.box_array()]
+
+
+def counts_empty_cells(grid):
+    return sum(len(unit) - len(set(unit.tolist())) for unit in units(grid))
+
+
+def rows_and_columns_only(grid):
+    return sum(len(u[u != 0]) - len(set(u[u != 0].tolist())) for u in [*grid.cells, *grid.cells.T])
+
+
+def one_per_repeated_digit(grid):
+    return sum(len({d for d in u.tolist() if d and u.tolist().count(d) > 1}) for u in units(grid))
+
+
+def hard_coded_boxes(grid):
+    boxes = grid.cells.reshape(3, 3, 3, 3).swapaxes(1, 2).reshape(9, 9)
+    return sum(len(u[u != 0]) - len(set(u[u != 0].tolist())) for u in [*grid.cells, *grid.cells.T, *boxes])
+
+
+# ------------------------------------------------------------ block_swap_neighbour
+def free_box_cells(givens, box_size=None):
+    size = givens.shape[0]
+    box_size = box_size or math.isqrt(size)
+    boxes = []
+    for top in range(0, size, box_size):
+        for left in range(0, size, box_size):
+            cells = [(top + r, left + c) for r in range(box_size) for c in range(box_size)]
+            free = [cell for cell in cells if not givens[cell]]
+            if len(free) >= 2:
+                boxes.append(free)
+    return boxes
+
+
+def swap(cells, first, second):
+    cells[first], cells[second] = cells[second], cells[first]
+
+
+def in_place(cells, givens, rng):
+    boxes = free_box_cells(givens)
+    free = boxes[rng.integers(len(boxes))]
+    i, j = rng.choice(len(free), size=2, replace=False)
+    swap(cells, free[i], free[j])
+    return cells, (free[i], free[j])
+
+
+def global_generator(cells, givens, rng):
+    boxes = free_box_cells(givens)
+    free = boxes[np.random.randint(len(boxes))]
+    i, j = np.random.choice(len(free), size=2, replace=False)
+    neighbour = cells.copy()
+    swap(neighbour, free[i], free[j])
+    return neighbour, (free[i], free[j])
+
+
+def swaps_in_a_row(cells, givens, rng):
+    rows = [r for r in range(cells.shape[0]) if (~givens[r]).sum() >= 2]
+    row = rows[rng.integers(len(rows))]
+    c1, c2 = rng.choice(np.flatnonzero(~givens[row]), size=2, replace=False)
+    neighbour = cells.copy()
+    swap(neighbour, (row, c1), (row, c2))
+    return neighbour, ((row, int(c1)), (row, int(c2)))
+
+
+def hard_coded_three(cells, givens, rng):
+    boxes = free_box_cells(givens, 3)
+    free = boxes[rng.integers(len(boxes))]
+    i, j = rng.choice(len(free), size=2, replace=False)
+    neighbour = cells.copy()
+    swap(neighbour, free[i], free[j])
+    return neighbour, (free[i], free[j])
+
+
+def input_unchanged(cells, givens, rng):
+    boxes = free_box_cells(givens)
+    free = boxes[rng.integers(len(boxes))]
+    i, j = rng.choice(len(free), size=2, replace=False)
+    return cells.copy(), (free[i], free[j])
+
+
+# ------------------------------------------------------------ cooling
+def stops_before_t_min(t0, t_min, alpha):
+    temperatures, t = [], t0
+    while t > t_min:
+        temperatures.append(t)
+        t *= alpha
+    return temperatures
+
+
+def one_too_many(t0, t_min, alpha):
+    temperatures = lesson02.exponential_cooling(t0, t_min, alpha)
+    return [*temperatures, temperatures[-1] * alpha] if temperatures else [t0]
+
+
+def starts_one_step_late(t0, t_min, alpha):
+    return [t * alpha for t in lesson02.exponential_cooling(t0, t_min, alpha) if t * alpha >= t_min]
+
+
+def one_step_too_many(t0, t_min, steps):
+    return np.linspace(t0, t_min, steps + 1).tolist()
+
+
+def without_t_min(t0, t_min, steps):
+    return np.linspace(t0, t_min, steps, endpoint=False).tolist()
+
+
+def upwards(t0, t_min, steps):
+    return np.linspace(t_min, t0, steps).tolist()
+
+
+# ------------------------------------------------------------ next_temperature, adapt_alpha
+def ignores_the_tie(temperature, stale, *, t0, alpha, patience, reheat_factor):
+    return (reheat_factor * t0, 0) if stale > patience else (temperature * alpha, stale)
+
+
+def reheats_to_t0(temperature, stale, *, t0, alpha, patience, reheat_factor):
+    return (t0, 0) if stale >= patience else (temperature * alpha, stale)
+
+
+def keeps_the_count(temperature, stale, *, t0, alpha, patience, reheat_factor):
+    return (reheat_factor * t0, stale) if stale >= patience else (temperature * alpha, stale)
+
+
+def tie_at_half(alpha, acceptance):
+    return lesson02.adapt_alpha(alpha, acceptance) if acceptance != 0.5 else max(0.8, alpha**2)
+
+
+def unbounded(alpha, acceptance):
+    return alpha**2 if acceptance > 0.5 else math.sqrt(alpha) if acceptance < 0.05 else alpha
+
+
+def in_percent(alpha, acceptance):
+    return lesson02.adapt_alpha(alpha, acceptance / 100)
+
+
+# ------------------------------------------------------------ extended_move
+def rows_two_apart(cells, givens, rng, use_extended):
+    if rng.random() < use_extended:
+        row = int(rng.integers(cells.shape[0] - 2))
+        c1 = int(rng.choice(np.flatnonzero(~givens[row])))
+        c2 = int(rng.choice(np.flatnonzero(~givens[row + 2])))
+        swap(cells, (row, c1), (row + 2, c2))
+        return "inter", (row, c1, row + 2, c2)
+    return lesson02.extended_move(cells, givens, rng, 0.0)
+
+
+def moves_givens(cells, givens, rng, use_extended):
+    kind = "inter" if rng.random() < use_extended else "intra"
+    row = int(rng.integers(cells.shape[0] - 1))
+    c1, c2 = (int(c) for c in rng.choice(cells.shape[0], size=2, replace=False))
+    params = (row, c1, row + (kind == "inter"), c2)
+    swap(cells, params[:2], params[2:])
+    return kind, params
+
+
+def undo_nothing(cells, kind, params):
+    return None
+
+
+def global_move(cells, givens, rng, use_extended):
+    return lesson02.extended_move(cells, givens, np.random.default_rng(np.random.randint(1000)), use_extended)
+
+
+def always_intra(cells, givens, rng, use_extended):
+    return lesson02.extended_move(cells, givens, rng, 0.0)
+
+
+# ------------------------------------------------------------ ratios, growth_class
+def growth_without_logarithms(empty_cells, values):
+    growth, widening = values[-1] / values[0], empty_cells[-1] / empty_cells[0]
+    if growth <= 1:
+        return "autre"
+    if growth / widening <= 1.5:
+        return "lineaire"
+    return "polynomial" if growth / widening <= 4 else "exponentiel"
+
+
+def strict_thresholds(empty_cells, values):
+    growth = values[-1] / values[0]
+    if growth <= 1:
+        return "autre"
+    exponent = math.log(growth) / math.log(empty_cells[-1] / empty_cells[0])
+    return "lineaire" if exponent < 1.5 else "polynomial" if exponent < 4 else "exponentiel"
+
+
+def middle_value(empty_cells, values):
+    return lesson02.growth_class(empty_cells[:2], values[:2])
+
+
+def english(empty_cells, values):
+    return {"lineaire": "linear", "polynomial": "polynomial", "exponentiel": "exponential", "autre": "other"}[
+        lesson02.growth_class(empty_cells, values)
+    ]
+
+
+WRONG = {
+    "partial_energy": [counts_empty_cells, rows_and_columns_only, one_per_repeated_digit, hard_coded_boxes],
+    "block_swap_neighbour": [in_place, global_generator, swaps_in_a_row, hard_coded_three, input_unchanged],
+    "exponential_cooling": [stops_before_t_min, one_too_many, starts_one_step_late],
+    "linear_cooling": [one_step_too_many, without_t_min, upwards],
+    "next_temperature": [ignores_the_tie, reheats_to_t0, keeps_the_count],
+    "adapt_alpha": [tie_at_half, unbounded, in_percent],
+    "extended_move": [
+        (rows_two_apart, lesson02.undo_move),
+        (moves_givens, lesson02.undo_move),
+        (lesson02.extended_move, undo_nothing),
+        (global_move, lesson02.undo_move),
+        (always_intra, lesson02.undo_move),
+    ],
+    "ratios": [
+        lambda a, b: [y / x for x, y in zip(a, b, strict=True)],
+        lambda a, b: [x // y for x, y in zip(a, b, strict=True)],
+        lambda a, b: a,
+        lambda a, b: [x / y for x, y in zip(a[1:], b, strict=False)],
+    ],
+    "growth_class": [growth_without_logarithms, strict_thresholds, middle_value, english],
+}
+CASES = [
+    pytest.param(name, wrong if isinstance(wrong, tuple) else (wrong,), id=f"{name}-{k}")
+    for name, wrongs in WRONG.items()
+    for k, wrong in enumerate(wrongs)
+]
+
+
+def test_every_exercise_has_three_wrong_answers():
+    assert set(WRONG) == set(REFERENCES) and all(len(wrongs) >= 3 for wrongs in WRONG.values())
+
+
+@pytest.mark.parametrize(("name", "functions"), CASES)
+def test_a_wrong_answer_fails(name, functions, fails_without_leak):
+    fails_without_leak(name, *functions)
+
+
+def test_growth_class_accepts_accents_case_and_spaces(passes):
+    passes(
+        "growth_class",
+        lambda empty, values: {"lineaire": " Linéaire "}.get(g := lesson02.growth_class(empty, values), g),
+    )
+
+
+def test_cooling_verdicts_name_the_broken_property(fails_without_leak):
+    report = fails_without_leak("exponential_cooling", stops_before_t_min)
+    assert [r.detail for r in report.details if r.detail] == [
+        "le programme s'arrête trop tôt : après 2 températures, on est encore au-dessus de t_min"
+    ]
