@@ -33,6 +33,10 @@ SUMMARY_COLUMNS = [
     "max_seconds",
     "median_evaluations",
 ]
+DISQUALIFIED = "disqualified"
+"""Column added by `summarize(..., disqualify=True)`."""
+TABLE_NAMES = tuple(dict.fromkeys([*COLUMNS, *SUMMARY_COLUMNS, DISQUALIFIED]))
+"""Every English column name the tables of this module hold (a notebook shows them in French)."""
 MIN_PUZZLE_LENGTH = 16
 """Cells of the smallest grid (4 x 4): a shorter string is a bank name, not a puzzle."""
 CUSTOM = "custom"
@@ -133,7 +137,7 @@ def summarize(df: pd.DataFrame, disqualify: bool = False) -> pd.DataFrame:
     summary["success_rate"] = summary["solved"] / summary["runs"]
     summary = summary[SUMMARY_COLUMNS]
     if disqualify:
-        summary["disqualified"] = summary["solved"] < summary["runs"]
+        summary[DISQUALIFIED] = summary["solved"] < summary["runs"]
     return summary
 
 
