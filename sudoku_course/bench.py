@@ -199,7 +199,7 @@ def _grids(difficulty: str, items) -> list[SudokuGrid]:
         try:
             grids.append(as_grid(item))
         except InvalidPuzzleError as error:
-            raise InvalidPuzzleError(f"puzzle {puzzle_id(difficulty, index)}: {error}") from error
+            raise error.within(puzzle=puzzle_id(difficulty, index)) from error
     return grids
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 
+import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given
@@ -13,11 +14,13 @@ from hypothesis import strategies as st
 from sudoku_course import bench, crossstudy
 from sudoku_course.cost import UNIT_KINDS, unit_conflicts
 from sudoku_course.crossstudy import OUTCOMES, bootstrap_effects, cross_table, effects_verdict, verdict
-from sudoku_course.puzzles import DIFFICULTIES, reference
+from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
+from sudoku_course.puzzles import DIFFICULTIES, parse_puzzles, reference
 from sudoku_course.teaching.display import (
     NARROW_SPACE,
     explain_effects,
     explain_verdict,
+    french_error,
     french_interval,
     french_keys,
     french_label,
@@ -154,3 +157,64 @@ def test_the_course_rule_explained_in_french():
     assert f"4 graines par cellule, 10{NARROW_SPACE}000 rééchantillonnages" in text
     assert ("L'interaction exclut 0" in text) == result.interaction_excludes_zero
     assert not re.search(r"\d\.\d", text)  # every number in French format
+
+
+# ------------------------------------------------------------------ errors
+TEMOIN = reference().to_string()
+
+
+def refused(read) -> str:
+    """The French reason of the InvalidPuzzleError raised by `read()`."""
+    with pytest.raises(InvalidPuzzleError) as error:
+        read()
+    return french_error(error.value)
+
+
+@pytest.mark.parametrize(
+    ("read", "sentence"),
+    [
+        (lambda: SudokuGrid.from_string(TEMOIN[9:]), "81 cases attendues, 72 trouvées"),
+        (
+            lambda: SudokuGrid.from_string(TEMOIN[:40] + "?" + TEMOIN[41:]),
+            "caractère « ? » inconnu à la ligne 1, colonne 41 (caractère n° 41)",
+        ),
+        (
+            lambda: SudokuGrid.from_string("9a" + TEMOIN[2:]),
+            "caractère « a » à la ligne 1, colonne 2 (caractère n° 2) : une grille 9 x 9 n'utilise que 1..9",
+        ),
+        (
+            lambda: SudokuGrid.from_string("99" + TEMOIN[2:]),
+            "chiffres donnés en conflit : le 9 apparaît deux fois dans la ligne 1 (cases L1C1 et L1C2)",
+        ),
+        (
+            lambda: SudokuGrid.from_string(TEMOIN[:11] + "9" + TEMOIN[12:]),
+            "chiffres donnés en conflit : le 9 apparaît deux fois dans le bloc 1 (cases L1C1 et L2C3)",
+        ),
+        (
+            lambda: SudokuGrid.from_array(np.zeros((9, 8), dtype=int)),
+            "grille carrée de côté 4, 9, 16 ou 25 attendue, forme (9, 8) trouvée",
+        ),
+        (lambda: SudokuGrid(np.full((4, 4), 7)), "valeur 7 hors de 0..4 en ligne 1, colonne 1"),
+        (
+            lambda: SudokuGrid(np.zeros((9, 9), dtype=int), box_size=2),
+            "des blocs de côté 2 ne conviennent pas : une grille de côté 9 a des blocs de côté 3",
+        ),
+        (
+            lambda: SudokuGrid(np.zeros((4, 4), dtype=int), givens=np.zeros((2, 2), dtype=bool)),
+            "masque des chiffres donnés de forme (2, 2), forme (4, 4) attendue",
+        ),
+        (lambda: parse_puzzles(TEMOIN + "\n" + TEMOIN[9:], "mes_grilles.txt"), "mes_grilles.txt, ligne 2 : 81 cases"),
+        (lambda: bench.puzzle_sets_of({"easy": [TEMOIN, TEMOIN[9:]]}), "grille facile-01 : 81 cases attendues"),
+    ],
+)
+def test_each_kind_of_refusal_reads_in_french(read, sentence):
+    assert refused(read).startswith(sentence)
+
+
+def test_unsolvable_and_undetailed_errors_in_french():
+    unsolvable = InvalidPuzzleError("no solution", "no-solution", cells=((2, 4),))
+    assert (
+        french_error(unsolvable) == "la grille n'a pas de solution : plus aucun chiffre possible en ligne 3, colonne 5"
+    )
+    assert french_error(InvalidPuzzleError("no solution", "no-solution")) == "la grille n'a pas de solution"
+    assert french_error(InvalidPuzzleError("odd")) == "grille invalide (odd)"

@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 
 from ..crossstudy import EFFECTS, SAME_ORDER, Effects, EffectsVerdict, Gap, Verdict
-from .labels import BANK_LABELS, BOOLEAN_LABELS, COLUMN_LABELS, OUTCOME_LABELS, VALUE_LABELS
+from ..grid import InvalidPuzzleError
+from .labels import BANK_LABELS, BOOLEAN_LABELS, COLUMN_LABELS, OUTCOME_LABELS, UNIT_LABELS, VALUE_LABELS
 
 
 def show(text: str, rich: dict[str, str]) -> None:
@@ -211,3 +212,60 @@ def explain_effects(result: EffectsVerdict, decimals: int = 1) -> str:
             "L'interaction exclut 0 : l'effet d'un facteur dépend de l'autre, lisez-la avec les effets principaux."
         )
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ errors
+def french_error(error: InvalidPuzzleError) -> str:
+    """The reason a puzzle was refused, in French, from the error's fields (its message stays English):
+    « 81 cases attendues, 72 trouvées », « caractère « ? » inconnu à la ligne 1, colonne 2 (caractère n° 2) »."""
+    where = _french_place(error)
+    return f"{where} : {_french_reason(error)}" if where else _french_reason(error)
+
+
+def _french_place(error: InvalidPuzzleError) -> str:
+    if error.puzzle is not None:
+        return f"grille {french_value(error.puzzle)}"
+    if error.file is not None:
+        return error.file if error.line is None else f"{error.file}, ligne {error.line}"
+    return ""
+
+
+def _french_cell(cell: tuple[int, int]) -> str:
+    return f"ligne {cell[0] + 1}, colonne {cell[1] + 1}"
+
+
+def _french_reason(error: InvalidPuzzleError) -> str:
+    kind, expected, found = error.kind, error.expected, error.found
+    if kind == "cell-count":
+        return f"{expected} cases attendues, {found} trouvées"
+    if kind in ("character", "symbol-range"):
+        position = error.position
+        at = f"à la ligne {position.line}, colonne {position.column} (caractère n° {position.index + 1})"
+        if kind == "character":
+            return f"caractère « {error.character} » inconnu {at}"
+        side = expected[1]
+        return f"caractère « {error.character} » {at} : une grille {side} x {side} n'utilise que 1..{side}"
+    if kind == "shape":
+        sides = ", ".join(map(str, expected[:-1])) + f" ou {expected[-1]}"
+        return f"grille carrée de côté {sides} attendue, forme {found} trouvée"
+    if kind == "box-size":
+        side = expected**2
+        return (
+            f"des blocs de côté {found} ne conviennent pas : une grille de côté {side} a des blocs de côté {expected}"
+        )
+    if kind == "value":
+        return f"valeur {found} hors de {expected[0]}..{expected[1]} en {_french_cell(error.cells[0])}"
+    if kind == "givens-shape":
+        return f"masque des chiffres donnés de forme {found}, forme {expected} attendue"
+    if kind == "givens-conflict":
+        unit, index = error.unit
+        article = "le" if unit == "box" else "la"
+        first, second = (f"L{row + 1}C{column + 1}" for row, column in error.cells)
+        return (
+            f"chiffres donnés en conflit : le {found} apparaît deux fois dans {article} {UNIT_LABELS[unit]} "
+            f"{index + 1} (cases {first} et {second})"
+        )
+    if kind == "no-solution":
+        cell = f" : plus aucun chiffre possible en {_french_cell(error.cells[0])}" if error.cells else ""
+        return f"la grille n'a pas de solution{cell}"
+    return f"grille invalide ({error.message})"
