@@ -64,7 +64,7 @@ from typing import Any
 import numpy as np
 
 from ..grid import SudokuGrid
-from .display import show
+from .output import show
 
 STRICT_ENV = "SUDOKU_COURSE_STRICT"
 KEY_FILE_ENV = "SUDOKU_COURSE_GRADING_KEYFILE"

@@ -3,8 +3,7 @@
 The package speaks English (columns, keys, errors, outcome codes); what a student reads in a notebook is
 French. Call these functions in the notebooks: `french_table(summary)`, `french_number(43.5)`,
 `french_percent(0.718)`, `french_keys(unit_conflicts(grid))`, `french_error(error)`,
-`explain_effects(effects_verdict(...))`; pass `labels=PLOT_LABELS` to the plot helpers. `show` displays
-rich output in Jupyter and plain text on a console.
+`explain_effects(effects_verdict(...))`; pass `labels=PLOT_LABELS` (teaching.labels) to the plot helpers.
 """
 
 from __future__ import annotations
@@ -18,20 +17,6 @@ import pandas as pd
 from ..crossstudy import EFFECTS, SAME_ORDER, Effects, EffectsVerdict, Gap, Verdict
 from ..grid import InvalidPuzzleError
 from .labels import BANK_LABELS, BOOLEAN_LABELS, COLUMN_LABELS, OUTCOME_LABELS, UNIT_LABELS, VALUE_LABELS
-
-
-def show(text: str, rich: dict[str, str]) -> None:
-    """Display `rich` (MIME type -> content) in IPython/Jupyter, or print `text` on a plain console."""
-    try:
-        from IPython import get_ipython
-        from IPython.display import display
-    except ImportError:  # no IPython at all
-        get_ipython = None
-    if get_ipython is None or get_ipython() is None:
-        print(text)
-    else:
-        display({"text/plain": text, **rich}, raw=True)
-
 
 # ------------------------------------------------------------------ numbers
 NARROW_SPACE = "\u202f"
