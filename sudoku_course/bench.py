@@ -36,6 +36,10 @@ SUMMARY_COLUMNS = [
     "max_seconds",
     "median_evaluations",
 ]
+DISQUALIFIED = "disqualified"
+"""Column added by `summarize(..., disqualify=True)`."""
+TABLE_NAMES = tuple(dict.fromkeys([*COLUMNS, *SUMMARY_COLUMNS, DISQUALIFIED]))
+"""Every English column name the tables of this module hold (a notebook shows them in French)."""
 MIN_PUZZLE_LENGTH = 16
 """Cells of the smallest grid (4 x 4): a shorter string is a bank name, not a puzzle."""
 CUSTOM = "custom"
@@ -175,7 +179,7 @@ def summarize(df: pd.DataFrame, disqualify: bool = False) -> pd.DataFrame:
     summary["success_rate"] = summary["solved"] / summary["runs"]
     summary = summary[SUMMARY_COLUMNS]
     if disqualify:
-        summary["disqualified"] = summary["solved"] < summary["runs"]
+        summary[DISQUALIFIED] = summary["solved"] < summary["runs"]
     return summary
 
 
@@ -237,7 +241,7 @@ def _grids(difficulty: str, items) -> list[SudokuGrid]:
         try:
             grids.append(as_grid(item))
         except InvalidPuzzleError as error:
-            raise InvalidPuzzleError(f"puzzle {puzzle_id(difficulty, index)}: {error}") from error
+            raise error.within(puzzle=puzzle_id(difficulty, index)) from error
     return grids
 
 

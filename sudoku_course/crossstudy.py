@@ -1,4 +1,4 @@
-"""Representation versus algorithm: a factorial design, its cross table and its preregistered verdict.
+"""Representation versus algorithm: a factorial design, its cross table, its effects and its preregistered verdict.
 
 The design crosses representations (R1: one real per free cell, rounded down;
 R2: each row a permutation of its missing digits; R3: random keys ranked per
@@ -8,11 +8,13 @@ so 8,000 evaluations of the same cost (total conflicts of the decoded grid),
 counted by every engine's instrumented cost function.
 
     design = CrossDesign({"témoin": reference()})
-    runs = run_design(design)        # one row per run
-    table = cross_table(runs)        # one row per cell: median, min, max, solved, mean evaluations
-    print(verdict(table).explain())  # the preregistered rule, applied by code
+    runs = run_design(design)                   # one row per run
+    table = cross_table(runs)                   # one row per cell: median, min, max, solved, mean evaluations
+    effects = bootstrap_effects(runs)           # main effects and interaction, with bootstrap intervals
+    result = effects_verdict(effects)           # the course's preregistered rule, applied by code
+    history = verdict(table)                    # the source's rule, kept as history
 
-The verdict rule is stated in `verdict`'s docstring, before any data is seen.
+Both rules are stated in their docstrings, before any data is seen; `teaching.display` says them in French.
 The cause analysis helpers measure what a representation does to candidates:
 `candidate_profile` (random candidates outside the admissible space, initial
 conflicts) and `population_trace` with `distinct_grids` (how many distinct grids
@@ -21,8 +23,9 @@ a population really holds, generation by generation).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -61,16 +64,28 @@ ENGINE_NAMES: dict[tuple[str, str], str] = {
 }
 """(algorithm, space) -> registered solver: mealpy where a library does the job, our code on permutations."""
 
-OUTCOMES = {
-    "representation dominates": "la représentation domine",
-    "comparable": "effets comparables",
-    "algorithm dominates": "l'algorithme domine",
-    "inconclusive": "non concluant",
-}
-"""Verdict code -> French label."""
+OUTCOMES = ("representation dominates", "comparable", "algorithm dominates", "inconclusive")
+"""The outcomes of a verdict (both rules)."""
 
 RUN_COLUMNS = ["puzzle", "representation", "algorithm", "seed", "cost", "solved", "evaluations", "seconds"]
 TABLE_COLUMNS = ["puzzle", "representation", "algorithm", "runs", "median", "min", "max", "solved", "mean_evaluations"]
+SAMPLE_COLUMNS = ["rows", "columns", "boxes", "conflicts", "outside"]
+PROFILE_COLUMNS = [
+    "representation",
+    "candidates",
+    "outside",
+    "outside_share",
+    "mean_conflicts",
+    "min_conflicts",
+    "max_conflicts",
+    "mean_row_conflicts",
+]
+POSITION_COLUMNS = ["puzzle", "algorithm", "share"]
+EFFECT_COLUMNS = ["effect", "estimate", "low", "high", "excludes_zero"]
+TABLE_NAMES = tuple(
+    dict.fromkeys(RUN_COLUMNS + TABLE_COLUMNS + SAMPLE_COLUMNS + PROFILE_COLUMNS + POSITION_COLUMNS + EFFECT_COLUMNS)
+)
+"""Every English column name the tables of this module hold (a notebook shows them in French)."""
 
 
 # ---------------------------------------------------------------- engines
@@ -244,7 +259,7 @@ def cross_table(runs: pd.DataFrame) -> pd.DataFrame:
     ]
 
 
-# ---------------------------------------------------------------- the verdict
+# ---------------------------------------------------------------- the source's verdict (history)
 @dataclass(frozen=True)
 class Gap:
     """The gap between the best and the worst median of a column (or a row) of the table."""
@@ -268,50 +283,41 @@ class Gap:
         """True if the seed ranges [min, max] of the best and the worst level share at least one value."""
         return self.best_range[0] <= self.worst_range[1] and self.worst_range[0] <= self.best_range[1]
 
-    def describe(self) -> str:
-        """One French line: the two medians, the gap, the ranges."""
-        ranges = "se recouvrent" if self.overlap else "sont séparées"
-        return (
-            f"{self.within} : {self.worst} {_fr(self.worst_median)} → {self.best} {_fr(self.best_median)}, "
-            f"écart {_fr(self.size)} ; les étendues {list(self.worst_range)} et {list(self.best_range)} {ranges}"
-        )
-
 
 @dataclass(frozen=True)
 class Verdict:
-    """The outcome of the preregistered rule and the gaps it compared."""
+    """The outcome of the source's rule and the gaps it compared."""
 
     outcome: str
     representation_gaps: dict[str, Gap]  # algorithm -> gap between representations in its column
     algorithm_gaps: dict[str, Gap]  # representation -> gap between algorithms in its row
-    reason: str
 
     @property
-    def label(self) -> str:
-        """The outcome in French."""
-        return OUTCOMES[self.outcome]
+    def smallest_representation_gap(self) -> Gap:
+        """The smallest representation gap over the algorithm columns."""
+        return min(self.representation_gaps.values(), key=lambda gap: gap.size)
+
+    @property
+    def largest_algorithm_gap(self) -> Gap:
+        """The largest algorithm gap over the representation rows."""
+        return max(self.algorithm_gaps.values(), key=lambda gap: gap.size)
+
+    @property
+    def ratio(self) -> float:
+        """Largest algorithm gap / smallest representation gap (inf when the latter is 0)."""
+        smallest = self.smallest_representation_gap.size
+        return self.largest_algorithm_gap.size / smallest if smallest else math.inf
+
+    @property
+    def overlapping_columns(self) -> list[str]:
+        """The algorithm columns whose representation gap has overlapping dispersions."""
+        return [algo for algo, gap in self.representation_gaps.items() if gap.overlap]
 
     @property
     def dominated_columns(self) -> dict[str, bool]:
         """Per algorithm column: does its representation gap exceed the algorithm gap of every row?"""
-        largest = max(gap.size for gap in self.algorithm_gaps.values())
+        largest = self.largest_algorithm_gap.size
         return {algo: gap.size > largest for algo, gap in self.representation_gaps.items()}
-
-    def explain(self) -> str:
-        """The reasoning in French: the gaps compared, the rule applied, the verdict."""
-        lines = ["Écarts de représentation (dans chaque colonne d'algorithme, entre médianes) :"]
-        lines += [f"  {gap.describe()}" for gap in self.representation_gaps.values()]
-        lines.append("Écarts d'algorithme (dans chaque ligne de représentation, entre médianes) :")
-        lines += [f"  {gap.describe()}" for gap in self.algorithm_gaps.values()]
-        columns = ", ".join(f"{algo} {'oui' if flag else 'non'}" for algo, flag in self.dominated_columns.items())
-        lines.append(
-            f"Colonne par colonne, l'écart de représentation dépasse-t-il tous les écarts d'algorithme ? {columns}"
-        )
-        lines.append(f"Verdict : {self.label} — {self.reason}")
-        return "\n".join(lines)
-
-    def __str__(self) -> str:
-        return self.explain()
 
 
 def _gap(table: pd.DataFrame, factor: str, within: str) -> Gap:
@@ -330,7 +336,10 @@ def _gap(table: pd.DataFrame, factor: str, within: str) -> Gap:
 
 
 def verdict(table: pd.DataFrame) -> Verdict:
-    """Apply the preregistered rule to the cross table of ONE puzzle (as given by `cross_table`).
+    """Apply the source's preregistered rule to the cross table of ONE puzzle (as given by `cross_table`).
+
+    Kept as history: this rule reads min-max ranges, which widen as seeds are added, and treats the two
+    factors asymmetrically. The course's rule is `effects_verdict`.
 
     The rule, fixed before the runs (lesson 04):
     "the representation dominates if, in every algorithm column, the R1 -> R2
@@ -375,35 +384,209 @@ def verdict(table: pd.DataFrame) -> Verdict:
         raise ValueError("the table must hold each (representation, algorithm) cell exactly once")
     representation_gaps = {algo: _gap(table[table["algorithm"] == algo], "representation", algo) for algo in algorithms}
     algorithm_gaps = {rep: _gap(table[table["representation"] == rep], "algorithm", rep) for rep in representations}
-    smallest = min(representation_gaps.values(), key=lambda gap: gap.size)
-    largest = max(algorithm_gaps.values(), key=lambda gap: gap.size)
-    overlapping = [algo for algo, gap in representation_gaps.items() if gap.overlap]
-    if overlapping:
+    result = Verdict("", representation_gaps, algorithm_gaps)
+    if result.overlapping_columns:
         outcome = "inconclusive"
-        reason = f"les étendues des représentations se recouvrent dans la colonne {', '.join(overlapping)}"
-    elif smallest.size > largest.size:
+    elif result.smallest_representation_gap.size > result.largest_algorithm_gap.size:
         outcome = "representation dominates"
-        reason = (
-            f"le plus petit écart de représentation ({smallest.within}, {_fr(smallest.size)}) dépasse "
-            f"le plus grand écart d'algorithme ({largest.within}, {_fr(largest.size)})"
-        )
+    elif result.ratio <= SAME_ORDER:
+        outcome = "comparable"
     else:
-        ratio = largest.size / smallest.size
-        comparison = (
-            f"le plus grand écart d'algorithme ({largest.within}, {_fr(largest.size)}) "
-            f"vaut {_fr(round(ratio, 1))} fois le plus petit écart de représentation "
-            f"({smallest.within}, {_fr(smallest.size)})"
-        )
-        if ratio <= SAME_ORDER:
-            outcome, reason = "comparable", f"{comparison} : même ordre de grandeur (au plus {SAME_ORDER:g} fois)"
-        else:
-            outcome, reason = "algorithm dominates", f"{comparison} : plus d'un ordre de grandeur"
-    return Verdict(outcome, representation_gaps, algorithm_gaps, reason)
+        outcome = "algorithm dominates"
+    return replace(result, outcome=outcome)
 
 
 def verdicts(table: pd.DataFrame) -> dict[str, Verdict]:
     """The verdict of each puzzle of a cross table, in table order."""
     return {str(p): verdict(table[table["puzzle"] == p]) for p in pd.unique(table["puzzle"])}
+
+
+# ---------------------------------------------------------------- effects, intervals and the course's verdict
+EFFECTS = ("representation", "algorithm", "interaction")
+RESAMPLES = 10_000
+"""Bootstrap resamples of each interval."""
+CONFIDENCE = 0.95
+BOOTSTRAP_SEED = 2024
+"""Seed of the bootstrap's generator: the same runs give the same intervals."""
+
+
+@dataclass(frozen=True)
+class Effects:
+    """Main effects and interaction of a 2 x 2 design on one puzzle, with percentile bootstrap intervals.
+
+    With representations (r1, r2) and algorithms (a1, a2) in table order, and m[r, a] the mean of the
+    per-seed conflicts left in a cell:
+
+    - representation effect = mean over a of (m[r2, a] - m[r1, a]): what changing r1 to r2 does, on average
+      over the algorithms (negative: r2 leaves fewer conflicts);
+    - algorithm effect = mean over r of (m[r, a2] - m[r, a1]);
+    - interaction = (m[r2, a2] - m[r1, a2]) - (m[r2, a1] - m[r1, a1]): how much the representation effect
+      differs between the algorithms (by symmetry, how much the algorithm effect differs between the
+      representations). 0 when the effects simply add up.
+
+    Means, not medians, because these effects decompose the table exactly (each cell mean is the grand mean
+    plus or minus half of each effect and a quarter of the interaction); the medians stay in the cross table.
+    """
+
+    puzzle: str
+    representations: tuple[str, str]
+    algorithms: tuple[str, str]
+    cell_means: dict[tuple[str, str], float]  # (representation, algorithm) -> mean conflicts left
+    seeds: dict[tuple[str, str], int]  # (representation, algorithm) -> runs in that cell
+    estimates: dict[str, float]  # effect name (EFFECTS) -> value on the runs
+    intervals: dict[str, tuple[float, float]]  # effect name -> percentile bootstrap interval
+    resamples: int
+    confidence: float
+
+    def excludes_zero(self, effect: str) -> bool:
+        """True if the interval of `effect` lies entirely above or below 0."""
+        low, high = self.intervals[effect]
+        return low > 0 or high < 0
+
+    def magnitude(self, effect: str) -> tuple[float, float]:
+        """The interval of |effect|: [distance of the interval to 0, largest absolute bound]."""
+        low, high = self.intervals[effect]
+        nearest = 0.0 if low <= 0 <= high else min(abs(low), abs(high))
+        return nearest, max(abs(low), abs(high))
+
+    def table(self) -> pd.DataFrame:
+        """One row per effect: estimate, low, high, excludes_zero."""
+        rows = [
+            {
+                "effect": name,
+                "estimate": self.estimates[name],
+                "low": self.intervals[name][0],
+                "high": self.intervals[name][1],
+                "excludes_zero": self.excludes_zero(name),
+            }
+            for name in EFFECTS
+        ]
+        return pd.DataFrame(rows, columns=EFFECT_COLUMNS)
+
+
+def _design_effects(means: np.ndarray) -> dict[str, np.ndarray]:
+    """The effects of 2 x 2 cell means indexed [..., representation, algorithm] (any leading axes)."""
+    by_representation = means[..., 1, :] - means[..., 0, :]  # representation effect within each algorithm
+    by_algorithm = means[..., :, 1] - means[..., :, 0]  # algorithm effect within each representation
+    return {
+        "representation": by_representation.mean(axis=-1),
+        "algorithm": by_algorithm.mean(axis=-1),
+        "interaction": by_representation[..., 1] - by_representation[..., 0],
+    }
+
+
+def bootstrap_effects(
+    runs: pd.DataFrame,
+    resamples: int = RESAMPLES,
+    confidence: float = CONFIDENCE,
+    seed: int = BOOTSTRAP_SEED,
+) -> Effects:
+    """Main effects and interaction of the 2 x 2 design of ONE puzzle (runs as given by `run_design`), each
+    with its percentile bootstrap interval (see `Effects` for the definitions).
+
+    The bootstrap resamples the seeds of each cell with replacement, independently from cell to cell and
+    in the order of the runs table (`resamples` times, all at once), recomputes the three effects on every
+    resample, and keeps the central `confidence` share of each: the interval narrows as seeds are added.
+    Same runs and seed, same intervals.
+    """
+    if resamples < 1 or not 0 < confidence < 1:
+        raise ValueError(f"need resamples >= 1 and 0 < confidence < 1, got {resamples}, {confidence}")
+    puzzles = list(pd.unique(runs["puzzle"]))
+    if len(puzzles) != 1:
+        raise ValueError(f"bootstrap_effects needs the runs of one puzzle, these hold {len(puzzles)}: {puzzles}")
+    representations = tuple(str(label) for label in pd.unique(runs["representation"]))
+    algorithms = tuple(str(label) for label in pd.unique(runs["algorithm"]))
+    if len(representations) != 2 or len(algorithms) != 2:
+        raise ValueError(
+            f"bootstrap_effects needs a 2 x 2 design, got representations {list(representations)} "
+            f"and algorithms {list(algorithms)}"
+        )
+    rng = np.random.default_rng(seed)
+    means = np.empty((resamples, 2, 2))
+    observed = np.empty((2, 2))
+    seeds = {}
+    for (rep, algo), group in runs.groupby(["representation", "algorithm"], sort=False):  # draws in table order
+        values = group["cost"].to_numpy(dtype=float)
+        i, j = representations.index(rep), algorithms.index(algo)
+        observed[i, j] = values.mean()
+        means[:, i, j] = values[rng.integers(0, len(values), size=(resamples, len(values)))].mean(axis=1)
+        seeds[rep, algo] = len(values)
+    if len(seeds) != 4:
+        raise ValueError("bootstrap_effects needs runs in each of the four cells")
+    tail = 100 * (1 - confidence) / 2
+    intervals = {
+        name: tuple(float(bound) for bound in np.percentile(samples, [tail, 100 - tail]))
+        for name, samples in _design_effects(means).items()
+    }
+    return Effects(
+        puzzle=str(puzzles[0]),
+        representations=representations,
+        algorithms=algorithms,
+        cell_means={
+            (rep, algo): float(observed[i, j])
+            for i, rep in enumerate(representations)
+            for j, algo in enumerate(algorithms)
+        },
+        seeds=seeds,
+        estimates={name: float(value) for name, value in _design_effects(observed).items()},
+        intervals=intervals,
+        resamples=resamples,
+        confidence=confidence,
+    )
+
+
+@dataclass(frozen=True)
+class EffectsVerdict:
+    """The outcome of the course's rule and the numbers it compared."""
+
+    outcome: str
+    effects: Effects
+    representation: tuple[float, float]  # interval of |representation effect|
+    algorithm: tuple[float, float]  # interval of |algorithm effect|
+
+    @property
+    def interaction_excludes_zero(self) -> bool:
+        """True if the interaction's interval excludes 0: one factor's effect depends on the other."""
+        return self.effects.excludes_zero("interaction")
+
+
+def effects_verdict(effects: Effects) -> EffectsVerdict:
+    """Apply the course's preregistered rule to the bootstrap intervals of the main effects (`bootstrap_effects`).
+
+    The rule is symmetric in the two factors. For a factor F, let [lo, hi] be the 95 % interval of its main
+    effect and |F| = [d, M] the interval of its size: M = max(|lo|, |hi|), d = 0 if the interval contains 0,
+    else min(|lo|, |hi|). The outcomes, tested in this order:
+
+    1. "representation dominates": the representation interval excludes 0 and its size lies entirely above
+       the algorithm's: d(representation) > M(algorithm).
+    2. "algorithm dominates": the same with the two factors swapped.
+    3. "comparable": both intervals exclude 0 and their sizes overlap: both factors matter, and the data
+       cannot rank them.
+    4. "inconclusive": otherwise; some main effect is not separated from 0 and not dominated either, so
+       more seeds are needed.
+
+    Swapping the factors swaps outcomes 1 and 2 and keeps 3 and 4. The interaction does not enter the
+    outcome; when its interval excludes 0 (`interaction_excludes_zero`), a main effect is an average of
+    different effects and must be read together with the interaction.
+    """
+    representation, algorithm = effects.magnitude("representation"), effects.magnitude("algorithm")
+    if effects.excludes_zero("representation") and representation[0] > algorithm[1]:
+        outcome = "representation dominates"
+    elif effects.excludes_zero("algorithm") and algorithm[0] > representation[1]:
+        outcome = "algorithm dominates"
+    elif effects.excludes_zero("representation") and effects.excludes_zero("algorithm"):
+        outcome = "comparable"
+    else:
+        outcome = "inconclusive"
+    return EffectsVerdict(outcome, effects, representation, algorithm)
+
+
+def effects_verdicts(runs: pd.DataFrame, **bootstrap) -> dict[str, EffectsVerdict]:
+    """The course's verdict for each puzzle of a runs table, in table order (`bootstrap`: see `bootstrap_effects`)."""
+    return {
+        str(p): effects_verdict(bootstrap_effects(runs[runs["puzzle"] == p], **bootstrap))
+        for p in pd.unique(runs["puzzle"])
+    }
 
 
 def position_between(table: pd.DataFrame, representation: str, low: str = "R1", high: str = "R2") -> pd.DataFrame:
@@ -431,7 +614,7 @@ def sample_candidates(space: Space, count: int = 200, seed: int = 7) -> pd.DataF
     for _ in range(count):
         by_kind = unit_conflicts(space.decode(space.random(rng)))
         rows.append({**by_kind, "conflicts": sum(by_kind.values()), "outside": by_kind["rows"] > 0})
-    return pd.DataFrame(rows, columns=["rows", "columns", "boxes", "conflicts", "outside"])
+    return pd.DataFrame(rows, columns=SAMPLE_COLUMNS)
 
 
 def candidate_profile(puzzle, representations: Sequence[str] = ("R1", "R2"), count: int = 200, seed: int = 7):
@@ -452,7 +635,7 @@ def candidate_profile(puzzle, representations: Sequence[str] = ("R1", "R2"), cou
                 "mean_row_conflicts": float(sample["rows"].mean()),
             }
         )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=PROFILE_COLUMNS)
 
 
 def distinct_grids(space: Space, population) -> int:
@@ -478,8 +661,3 @@ def distinct_per_generation(representation: str, puzzle, populations: Sequence[n
     """Distinct decoded grids in each population of a trace (see `population_trace`)."""
     space = space_of(representation, puzzle)
     return [distinct_grids(space, candidates) for candidates in populations]
-
-
-def _fr(number: float) -> str:
-    """A number written the French way in the verdict's sentences: 43,5 rather than 43.5."""
-    return f"{number:g}".replace(".", ",")

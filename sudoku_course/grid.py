@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import html
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
+from typing import Any
 
 import numpy as np
 
@@ -21,8 +22,86 @@ SIZES = {b * b * b * b: b for b in (2, 3, 4, 5)}  # cell count -> box size
 SIDES = {b * b for b in SIZES.values()}  # allowed grid sides: 4, 9, 16, 25
 
 
+ERROR_KINDS = (
+    "cell-count",  # not as many cells as a grid has: expected and found are counts
+    "character",  # a character that is neither a digit nor an empty mark: character, position
+    "symbol-range",  # a symbol beyond the grid's digits (G in a 9 x 9 grid): character, position, expected, found
+    "shape",  # an array that is not a square grid: found is its shape
+    "box-size",  # a box size that does not fit the grid: expected (the box size that fits), found
+    "value",  # a cell value outside 0..n: expected (0, n), found, cells
+    "givens-shape",  # a givens mask of the wrong shape: expected and found are shapes
+    "givens-conflict",  # two givens with the same digit in one unit: found (the digit), unit, cells
+    "no-solution",  # deductions reached a contradiction: cells (the cell left without a digit, if known)
+    "invalid",  # anything else
+)
+"""The kinds of InvalidPuzzleError, each with the fields it fills."""
+
+
+@dataclass(frozen=True)
+class TextPosition:
+    """Where a character stands in a text: line and column from 1 (as an editor shows them), index from 0."""
+
+    line: int
+    column: int
+    index: int
+
+
+@dataclass(frozen=True)
+class ErrorDetails:
+    """The structured fields of an InvalidPuzzleError (see ERROR_KINDS for which kind fills which)."""
+
+    kind: str = "invalid"
+    position: TextPosition | None = None  # in the text read
+    character: str | None = None
+    expected: Any = None
+    found: Any = None
+    unit: tuple[str, int] | None = None  # ("row" | "column" | "box", index from 0)
+    cells: tuple[tuple[int, int], ...] = ()  # (row, column), from 0
+    puzzle: str | None = None  # id of the puzzle in a campaign
+    file: str | None = None  # file read, with `line` the puzzle's line in it
+    line: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in ERROR_KINDS:
+            raise ValueError(f"unknown error kind {self.kind!r}; expected one of {list(ERROR_KINDS)}")
+
+
 class InvalidPuzzleError(ValueError):
-    """A puzzle that cannot be read or cannot have a solution, with the reason."""
+    """A puzzle that cannot be read or cannot have a solution.
+
+    `str(error)` is the English message; `kind`, `position`, `character`, `expected`, `found`, `unit`,
+    `cells`, `puzzle`, `file` and `line` say the same in fields, so that a display can word it in
+    another language. `kind` is one of ERROR_KINDS.
+    """
+
+    def __init__(self, message: str, kind: str = "invalid", **fields: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self._use(ErrorDetails(kind, **fields))
+
+    def _use(self, details: ErrorDetails) -> None:
+        self.details = details
+        self.__dict__.update(vars(details))  # error.kind, error.position, ... read the details
+
+    def __reduce__(self):  # pickled with its details (errors cross process boundaries in parallel campaigns)
+        return _rebuilt_error, (self.message, self.details)
+
+    def within(self, *, puzzle: str | None = None, file: str | None = None, line: int | None = None):
+        """The same error located in a campaign (`puzzle` id) or a file (`file`, `line`): the message gets a
+        prefix, the fields are kept."""
+        if puzzle is not None:
+            prefix = f"puzzle {puzzle}: "
+        elif file is not None:
+            prefix = f"{file}, line {line}: " if line is not None else f"{file}: "
+        else:
+            raise ValueError("within needs a puzzle id or a file")
+        return _rebuilt_error(prefix + self.message, replace(self.details, puzzle=puzzle, file=file, line=line))
+
+
+def _rebuilt_error(message: str, details: ErrorDetails) -> InvalidPuzzleError:
+    error = InvalidPuzzleError(message)
+    error._use(details)
+    return error
 
 
 @dataclass(frozen=True)
@@ -73,47 +152,87 @@ class SudokuGrid:
             array = _square(array)
         n = array.shape[0] if array.ndim == 2 else 0
         if array.shape != (n, n) or n not in SIDES:
-            raise InvalidPuzzleError(f"expected a square grid of side 4, 9, 16 or 25, got shape {array.shape}")
+            raise InvalidPuzzleError(
+                f"expected a square grid of side 4, 9, 16 or 25, got shape {array.shape}",
+                "shape",
+                expected=tuple(sorted(SIDES)),
+                found=array.shape,
+            )
         self.box_size = box_size or int(round(n**0.5))
         if self.box_size**2 != n:
-            raise InvalidPuzzleError(f"box size {self.box_size} does not fit a grid of side {n}")
+            raise InvalidPuzzleError(
+                f"box size {self.box_size} does not fit a grid of side {n}",
+                "box-size",
+                expected=round(n**0.5),
+                found=self.box_size,
+            )
         if array.min() < 0 or array.max() > n:
             r, c = np.argwhere((array < 0) | (array > n))[0]
-            raise InvalidPuzzleError(f"value {array[r, c]} at row {r + 1}, column {c + 1} is outside 0..{n}")
+            raise InvalidPuzzleError(
+                f"value {array[r, c]} at row {r + 1}, column {c + 1} is outside 0..{n}",
+                "value",
+                expected=(0, n),
+                found=int(array[r, c]),
+                cells=((int(r), int(c)),),
+            )
         self.cells = array
         self.givens = (array != 0) if givens is None else np.array(givens, dtype=bool)
         if self.givens.shape != array.shape:
-            raise InvalidPuzzleError(f"givens mask has shape {self.givens.shape}, expected {array.shape}")
+            raise InvalidPuzzleError(
+                f"givens mask has shape {self.givens.shape}, expected {array.shape}",
+                "givens-shape",
+                expected=array.shape,
+                found=self.givens.shape,
+            )
 
     # ----------------------------------------------------------------- parsing
     @classmethod
     def from_string(cls, text: str, box_size: int | None = None, *, validate: bool = True) -> SudokuGrid:
         """Read a grid from one line or a drawing (`.0X-*` are empty; `|`, `+`, spaces ignored)."""
-        values, places = [], []  # places: (character, line, column) of each cell, for error messages
-        lines = text.splitlines() or [""]
+        values, places = [], []  # places: (character, position) of each cell, for error messages
+        lines = text.splitlines(keepends=True) or [""]
         separators = _separator_lines(lines)
+        start = 0  # index in `text` of the line's first character
         for line_no, line in enumerate(lines, start=1):
-            if line_no - 1 in separators:
-                continue
             for col_no, char in enumerate(line, start=1):
-                if char.isspace() or char in DRAWING_CHARS:
+                if line_no - 1 in separators or char.isspace() or char in DRAWING_CHARS:
                     continue
+                position = TextPosition(line_no, col_no, start + col_no - 1)
                 if char.upper() in EMPTY_CHARS:
                     values.append(0)
                 elif char.upper() in SYMBOLS:
                     values.append(SYMBOLS.index(char.upper()) + 1)
                 else:
-                    raise InvalidPuzzleError(f"unknown character {char!r} at line {line_no}, column {col_no}")
-                places.append((char, line_no, col_no))
-        if box_size and len(values) != box_size**4:
-            raise InvalidPuzzleError(f"expected {box_size**4} cells for box size {box_size}, found {len(values)}")
+                    raise InvalidPuzzleError(
+                        f"unknown character {char!r} at line {line_no}, column {col_no}",
+                        "character",
+                        character=char,
+                        position=position,
+                    )
+                places.append((char, position))
+            start += len(line)
+        expected = box_size**4 if box_size else 81
+        if box_size and len(values) != expected:
+            raise InvalidPuzzleError(
+                f"expected {expected} cells for box size {box_size}, found {len(values)}",
+                "cell-count",
+                expected=expected,
+                found=len(values),
+            )
         if len(values) not in SIZES:
-            raise InvalidPuzzleError(f"expected 81 cells for a 9 x 9 grid (or 16, 256, 625), found {len(values)}")
+            raise _cell_count_error(len(values))
         side = SIZES[len(values)] ** 2
-        for value, (char, line_no, col_no) in zip(values, places, strict=True):
+        for value, (char, position) in zip(values, places, strict=True):
             if value > side:
-                where = f"at line {line_no}, column {col_no}"
-                raise InvalidPuzzleError(f"unknown character {char!r} {where} (a {side} x {side} grid uses 1..{side})")
+                where = f"at line {position.line}, column {position.column}"
+                raise InvalidPuzzleError(
+                    f"unknown character {char!r} {where} (a {side} x {side} grid uses 1..{side})",
+                    "symbol-range",
+                    character=char,
+                    position=position,
+                    expected=(1, side),
+                    found=value,
+                )
         return cls.from_array(values, box_size, validate=validate)
 
     @classmethod
@@ -202,7 +321,11 @@ class SudokuGrid:
                     first, second = (divmod(c, n) for c in (seen[digit], cell))
                     raise InvalidPuzzleError(
                         f"givens in conflict: digit {digit} appears twice in {kinds[index]} {index % n + 1}"
-                        f" (cells r{first[0] + 1}c{first[1] + 1} and r{second[0] + 1}c{second[1] + 1})"
+                        f" (cells r{first[0] + 1}c{first[1] + 1} and r{second[0] + 1}c{second[1] + 1})",
+                        "givens-conflict",
+                        found=digit,
+                        unit=(kinds[index], index % n),
+                        cells=(first, second),
                     )
                 seen[digit] = cell
 
@@ -277,9 +400,15 @@ def as_grid(puzzle) -> SudokuGrid:
     return SudokuGrid.from_array(puzzle)
 
 
+def _cell_count_error(found: int) -> InvalidPuzzleError:
+    return InvalidPuzzleError(
+        f"expected 81 cells for a 9 x 9 grid (or 16, 256, 625), found {found}", "cell-count", expected=81, found=found
+    )
+
+
 def _square(values: np.ndarray) -> np.ndarray:
     if values.size not in SIZES:
-        raise InvalidPuzzleError(f"expected 81 cells for a 9 x 9 grid (or 16, 256, 625), found {values.size}")
+        raise _cell_count_error(values.size)
     side = SIZES[values.size] ** 2
     return values.reshape(side, side)
 

@@ -3,11 +3,17 @@
 Every function draws on the Axes it is given (or on a new figure) and returns
 that Axes. All share one style, `COURSE_STYLE`; `use_course_style()` applies it
 to the figures a notebook draws itself.
+
+Axis titles, legend titles and the names drawn from the data (difficulties,
+solvers, curve labels) come from `PLOT_LABELS`, in English; pass `labels=`
+(a dict overriding some or all of them, and naming data values too, such as
+{"easy": "facile"}) to draw them in another language.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -32,11 +38,19 @@ COURSE_STYLE = {
     "grid.alpha": 0.3,
     "legend.frameon": False,
 }
-METRIC_LABELS = {
-    "median_seconds": "temps médian par grille (s)",
-    "success_rate": "taux de succès",
-    "median_evaluations": "évaluations médianes",
+METRICS = ("median_seconds", "success_rate", "median_evaluations")
+"""The columns of a benchmark summary that `plot_benchmark` draws best."""
+PLOT_LABELS = {
+    "difficulty": "difficulty",
+    "solver": "solver",
+    "disqualified": "disqualified",
+    "iteration": "iteration",
+    "best_cost": "best cost (conflicts)",
+    "median_seconds": "median time per puzzle (s)",
+    "success_rate": "success rate",
+    "median_evaluations": "median evaluations",
 }
+"""The words the figures draw, in English; `labels=` overrides them."""
 
 
 def use_course_style() -> None:
@@ -105,16 +119,28 @@ def show_grid(grid, ax: Axes | None = None, title: str | None = None) -> Axes:
     return ax
 
 
+def _labeller(labels: Mapping[str, str] | None):
+    """A function giving the label of a name: `labels`, then PLOT_LABELS, then the name itself."""
+    merged = {**PLOT_LABELS, **(labels or {})}
+    return lambda name: merged.get(name, name)
+
+
 @_course_style
 def plot_benchmark(
-    summary: pd.DataFrame, ax: Axes | None = None, metric: str = "median_seconds", log: bool = False
+    summary: pd.DataFrame,
+    ax: Axes | None = None,
+    metric: str = "median_seconds",
+    log: bool = False,
+    labels: Mapping[str, str] | None = None,
 ) -> Axes:
     """Bars of `metric` (a column of `summarize`) per difficulty, one bar per solver.
 
     Disqualified solvers (if the summary has a `disqualified` column) get hatched bars.
+    `labels` overrides the axis and legend titles and names the difficulties and solvers (see PLOT_LABELS).
     """
     if metric not in summary.columns:
-        raise ValueError(f"the summary has no column {metric!r}; try one of {', '.join(METRIC_LABELS)}")
+        raise ValueError(f"the summary has no column {metric!r}; try one of {', '.join(METRICS)}")
+    label = _labeller(labels)
     ax = _axes(ax)
     difficulties = list(pd.unique(summary["difficulty"]))
     solvers = list(pd.unique(summary["solver"]))
@@ -122,35 +148,45 @@ def plot_benchmark(
     for k, solver in enumerate(solvers):
         rows = summary[summary["solver"] == solver].set_index("difficulty").reindex(difficulties)
         positions = np.arange(len(difficulties)) + (k - (len(solvers) - 1) / 2) * width
-        bars = ax.bar(positions, rows[metric].astype(float), width, label=solver)
+        bars = ax.bar(positions, rows[metric].astype(float), width, label=label(solver))
         if "disqualified" in rows:
             for bar, disqualified in zip(bars, rows["disqualified"].eq(True), strict=True):
                 if disqualified:
                     bar.set_hatch(DISQUALIFIED_HATCH)
-    ax.set_xticks(range(len(difficulties)), difficulties)
-    ax.set_xlabel("difficulté")
-    ax.set_ylabel(METRIC_LABELS.get(metric, metric))
+    ax.set_xticks(range(len(difficulties)), [label(name) for name in difficulties])
+    ax.set_xlabel(label("difficulty"))
+    ax.set_ylabel(label(metric))
     if log:
         ax.set_yscale("log")
     handles, _ = ax.get_legend_handles_labels()
     if "disqualified" in summary and summary["disqualified"].any():
-        handles.append(Patch(facecolor="white", edgecolor="gray", hatch=DISQUALIFIED_HATCH, label="disqualifié"))
-    ax.legend(handles=handles, title="solveur")
+        handles.append(
+            Patch(facecolor="white", edgecolor="gray", hatch=DISQUALIFIED_HATCH, label=label("disqualified"))
+        )
+    ax.legend(handles=handles, title=label("solver"))
     return ax
 
 
 @_course_style
 def plot_convergence(
-    histories: dict[str, list[int]], ax: Axes | None = None, title: str | None = None, log: bool = False
+    histories: dict[str, list[int]],
+    ax: Axes | None = None,
+    title: str | None = None,
+    log: bool = False,
+    labels: Mapping[str, str] | None = None,
 ) -> Axes:
-    """Best cost per iteration, one curve per run label (log=True: symmetric log scale, 0 included)."""
+    """Best cost per iteration, one curve per run label (log=True: symmetric log scale, 0 included).
+
+    `labels` overrides the axis titles and may rename the curves (see PLOT_LABELS).
+    """
     if not histories:
         raise ValueError("no history to plot")
+    label = _labeller(labels)
     ax = _axes(ax)
-    for label, history in histories.items():
-        ax.plot(np.arange(1, len(history) + 1), history, drawstyle="steps-post", label=label)
-    ax.set_xlabel("itération")
-    ax.set_ylabel("meilleur coût (conflits)")
+    for name, history in histories.items():
+        ax.plot(np.arange(1, len(history) + 1), history, drawstyle="steps-post", label=label(name))
+    ax.set_xlabel(label("iteration"))
+    ax.set_ylabel(label("best_cost"))
     if log:
         ax.set_yscale("symlog")
     ax.legend()

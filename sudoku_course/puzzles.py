@@ -47,7 +47,7 @@ def parse_puzzles(text: str, source: str = "<text>") -> list[SudokuGrid]:
         try:
             puzzles.append(SudokuGrid.from_string(content))
         except InvalidPuzzleError as error:
-            raise InvalidPuzzleError(f"{source}, line {line_no}: {error}") from error
+            raise error.within(file=source, line=line_no) from error
     return puzzles
 
 

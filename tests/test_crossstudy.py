@@ -10,13 +10,18 @@ from hypothesis import strategies as st
 
 from sudoku_course.crossstudy import (
     BUDGET,
+    EFFECT_COLUMNS,
+    EFFECTS,
     OUTCOMES,
     SEEDS,
     CrossDesign,
+    bootstrap_effects,
     candidate_profile,
     cross_table,
     distinct_grids,
     distinct_per_generation,
+    effects_verdict,
+    effects_verdicts,
     engine,
     population_trace,
     position_between,
@@ -209,13 +214,13 @@ def test_cross_table_needs_the_run_columns():
 # ------------------------------------------------------------------ the verdict
 def test_source_run_reads_as_comparable_with_the_pso_column_dominated():
     result = verdict(table_of(SOURCE_COSTS))
-    assert result.outcome == "comparable" and result.label == OUTCOMES["comparable"]
+    assert result.outcome == "comparable"
     assert {algo: gap.size for algo, gap in result.representation_gaps.items()} == {"PSO": 39.0, "GA": 10.5}
     assert {rep: gap.size for rep, gap in result.algorithm_gaps.items()} == {"R1": 34.5, "R2": 6.0}
     assert result.dominated_columns == {"PSO": True, "GA": False}
     assert result.representation_gaps["PSO"].best == "R2"
-    text = result.explain()
-    assert "39" in text and "34,5" in text and "effets comparables" in text
+    assert result.smallest_representation_gap.within == "GA" and result.largest_algorithm_gap.within == "R1"
+    assert result.ratio == pytest.approx(34.5 / 10.5)
 
 
 def test_representation_dominates_when_every_column_gap_beats_every_row_gap():
@@ -239,7 +244,7 @@ def test_overlapping_dispersions_make_it_inconclusive_first():
     }
     result = verdict(table_of(costs))
     assert result.outcome == "inconclusive"
-    assert result.representation_gaps["PSO"].overlap and "PSO" in result.reason
+    assert result.representation_gaps["PSO"].overlap and result.overlapping_columns == ["PSO"]
 
 
 def test_touching_ranges_count_as_overlapping():
@@ -364,3 +369,148 @@ def test_population_trace_and_its_distinct_grids():
     assert len(trace) == 7 and all(population.shape == (10, trace[0].shape[1]) for population in trace)
     counts = distinct_per_generation("R2", load_bank("hard")[0], trace)
     assert len(counts) == 7 and all(1 <= count <= 10 for count in counts)
+
+
+# ------------------------------------------------------------------ effects, bootstrap intervals, the course's rule
+def seeded_runs(costs: dict[tuple[str, str], list[float]], puzzle: str = "p") -> pd.DataFrame:
+    """A runs table with seeds 0, 1, ... in each cell (any number of seeds)."""
+    rows = [
+        {"puzzle": puzzle, "representation": rep, "algorithm": algo, "seed": seed, "cost": cost}
+        for (rep, algo), values in costs.items()
+        for seed, cost in enumerate(values)
+    ]
+    return pd.DataFrame(rows)
+
+
+def noisy_cells(means: dict[tuple[str, str], float], seeds: int, spread: float = 3.0, seed: int = 0):
+    """Per cell, `seeds` draws around its mean (a normal noise of standard deviation `spread`)."""
+    rng = np.random.default_rng(seed)
+    return {cell: (mean + spread * rng.standard_normal(seeds)).tolist() for cell, mean in means.items()}
+
+
+def constant_cells(means: dict[tuple[str, str], float], seeds: int = 4):
+    return {cell: [mean] * seeds for cell, mean in means.items()}
+
+
+def test_effects_of_the_source_run():
+    effects = bootstrap_effects(runs_from(SOURCE_COSTS))
+    # cell means: R1 PSO 44.75, R1 GA 10, R2 PSO 6.75, R2 GA 0
+    assert effects.estimates["representation"] == pytest.approx(((6.75 - 44.75) + (0 - 10)) / 2)
+    assert effects.estimates["algorithm"] == pytest.approx(((10 - 44.75) + (0 - 6.75)) / 2)
+    assert effects.estimates["interaction"] == pytest.approx((0 - 10) - (6.75 - 44.75))
+    assert effects.representations == ("R1", "R2") and effects.algorithms == ("PSO", "GA")
+    assert effects.seeds == {cell: 4 for cell in SOURCE_COSTS}
+    for name, (low, high) in effects.intervals.items():
+        assert low <= effects.estimates[name] <= high
+    table = effects.table()
+    assert list(table.columns) == list(EFFECT_COLUMNS) and list(table["effect"]) == list(EFFECTS)
+
+
+def test_a_pure_main_effect_has_no_interaction():
+    means = {("R1", "PSO"): 40, ("R1", "GA"): 40, ("R2", "PSO"): 10, ("R2", "GA"): 10}
+    effects = bootstrap_effects(seeded_runs(constant_cells(means)))
+    assert effects.estimates == {"representation": -30, "algorithm": 0, "interaction": 0}
+    assert effects.intervals["algorithm"] == (0, 0) and effects.intervals["interaction"] == (0, 0)
+    result = effects_verdict(effects)
+    assert result.outcome == "representation dominates" and not result.interaction_excludes_zero
+
+
+def test_a_pure_interaction_has_no_main_effect():
+    means = {("R1", "PSO"): 20, ("R1", "GA"): 10, ("R2", "PSO"): 10, ("R2", "GA"): 20}
+    effects = bootstrap_effects(seeded_runs(noisy_cells(means, seeds=20, spread=1.0)))
+    assert effects.estimates["representation"] == pytest.approx(0, abs=1.5)
+    assert effects.estimates["algorithm"] == pytest.approx(0, abs=1.5)
+    assert effects.estimates["interaction"] == pytest.approx(20, abs=2)
+    assert not effects.excludes_zero("representation") and not effects.excludes_zero("algorithm")
+    result = effects_verdict(effects)
+    assert result.outcome == "inconclusive" and result.interaction_excludes_zero
+
+
+def test_noise_alone_is_inconclusive():
+    means = {cell: 20 for cell in SOURCE_COSTS}
+    effects = bootstrap_effects(seeded_runs(noisy_cells(means, seeds=10)))
+    assert all(low < 0 < high for low, high in effects.intervals.values())
+    assert effects_verdict(effects).outcome == "inconclusive"
+
+
+def test_the_bootstrap_is_reproducible_with_its_seed():
+    runs = runs_from(SOURCE_COSTS)
+    assert bootstrap_effects(runs).intervals == bootstrap_effects(runs).intervals
+    assert bootstrap_effects(runs, seed=1).intervals != bootstrap_effects(runs, seed=2).intervals
+
+
+def test_intervals_shrink_as_seeds_are_added():
+    means = {("R1", "PSO"): 45, ("R1", "GA"): 10, ("R2", "PSO"): 5, ("R2", "GA"): 1}
+    many = noisy_cells(means, seeds=80, spread=5.0)
+    widths = []
+    for seeds in (5, 20, 80):
+        effects = bootstrap_effects(seeded_runs({cell: values[:seeds] for cell, values in many.items()}))
+        widths.append({name: high - low for name, (low, high) in effects.intervals.items()})
+    for name in EFFECTS:
+        assert widths[0][name] > widths[1][name] > widths[2][name]
+
+
+def test_more_confidence_gives_wider_intervals():
+    runs = runs_from(SOURCE_COSTS)
+    narrow, wide = bootstrap_effects(runs, confidence=0.5), bootstrap_effects(runs, confidence=0.99)
+    for name in EFFECTS:
+        assert wide.intervals[name][0] <= narrow.intervals[name][0] <= narrow.intervals[name][1]
+        assert narrow.intervals[name][1] <= wide.intervals[name][1]
+
+
+def swapped(costs: dict[tuple[str, str], list[float]]) -> dict[tuple[str, str], list[float]]:
+    """The same design with the two factors swapped: representation levels become algorithm levels."""
+    names = {"R1": "PSO", "R2": "GA", "PSO": "R1", "GA": "R2"}
+    return {(names[algo], names[rep]): values for (rep, algo), values in costs.items()}
+
+
+MIRRORED = {
+    "representation dominates": "algorithm dominates",
+    "algorithm dominates": "representation dominates",
+    "comparable": "comparable",
+    "inconclusive": "inconclusive",
+}
+
+
+@pytest.mark.parametrize(
+    ("means", "outcome"),
+    [
+        ({("R1", "PSO"): 40, ("R1", "GA"): 38, ("R2", "PSO"): 5, ("R2", "GA"): 3}, "representation dominates"),
+        ({("R1", "PSO"): 40, ("R1", "GA"): 5, ("R2", "PSO"): 38, ("R2", "GA"): 3}, "algorithm dominates"),
+        ({("R1", "PSO"): 40, ("R1", "GA"): 20, ("R2", "PSO"): 20, ("R2", "GA"): 0}, "comparable"),
+        ({("R1", "PSO"): 20, ("R1", "GA"): 20, ("R2", "PSO"): 20, ("R2", "GA"): 20}, "inconclusive"),
+    ],
+)
+def test_each_outcome_and_its_mirror_when_the_factors_are_swapped(means, outcome):
+    costs = noisy_cells(means, seeds=12, spread=2.0)
+    result = effects_verdict(bootstrap_effects(seeded_runs(costs)))
+    mirror = effects_verdict(bootstrap_effects(seeded_runs(swapped(costs))))
+    assert result.outcome == outcome
+    assert mirror.outcome == MIRRORED[outcome]
+    assert (mirror.representation, mirror.algorithm) == (result.algorithm, result.representation)
+
+
+@settings(max_examples=40, deadline=None)
+@given(values=st.lists(st.lists(st.integers(0, 60), min_size=2, max_size=6), min_size=4, max_size=4))
+def test_the_rule_is_symmetric_in_the_two_factors(values):
+    costs = dict(zip(SOURCE_COSTS, values, strict=True))
+    result = effects_verdict(bootstrap_effects(seeded_runs(costs), resamples=500))
+    mirror = effects_verdict(bootstrap_effects(seeded_runs(swapped(costs)), resamples=500))
+    assert mirror.outcome == MIRRORED[result.outcome]
+
+
+def test_effects_refuse_designs_they_cannot_read():
+    with pytest.raises(ValueError, match="one puzzle"):
+        bootstrap_effects(pd.concat([runs_from(SOURCE_COSTS, "a"), runs_from(SOURCE_COSTS, "b")]))
+    three = {**SOURCE_COSTS, ("R1", "SA"): [1, 2, 3, 4], ("R2", "SA"): [0, 0, 1, 1]}
+    with pytest.raises(ValueError, match="2 x 2"):
+        bootstrap_effects(runs_from(three))
+    with pytest.raises(ValueError, match="resamples"):
+        bootstrap_effects(runs_from(SOURCE_COSTS), resamples=0)
+
+
+def test_effects_verdicts_per_puzzle():
+    runs = pd.concat([runs_from(SOURCE_COSTS, "a"), runs_from(SOURCE_COSTS, "b")])
+    results = effects_verdicts(runs, resamples=1000)
+    assert list(results) == ["a", "b"]
+    assert results["a"].effects.intervals == results["b"].effects.intervals

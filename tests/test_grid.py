@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import re
 
 import numpy as np
@@ -9,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sudoku_course.grid import InvalidPuzzleError, SudokuGrid, as_grid, layout
+from sudoku_course.grid import ERROR_KINDS, InvalidPuzzleError, SudokuGrid, TextPosition, as_grid, layout
 
 TEMOIN = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
 TEMOIN_ROWS = [TEMOIN[i : i + 9] for i in range(0, 81, 9)]
@@ -380,3 +381,86 @@ def test_a_letter_beyond_the_grid_size_is_an_unknown_character(temoin):
         InvalidPuzzleError, match=r"unknown character 'a' at line 1, column 2 \(a 9 x 9 grid uses 1..9\)"
     ):
         SudokuGrid.from_string("9a" + text[2:])
+
+
+# ------------------------------------------------------------------ the fields of an error
+def refusal(read) -> InvalidPuzzleError:
+    """The error raised by `read()`."""
+    with pytest.raises(InvalidPuzzleError) as error:
+        read()
+    return error.value
+
+
+def test_a_wrong_cell_count_fills_expected_and_found():
+    error = refusal(lambda: SudokuGrid.from_string(TEMOIN[9:]))
+    assert (error.kind, error.expected, error.found, error.position) == ("cell-count", 81, 72, None)
+    error = refusal(lambda: SudokuGrid.from_string(TEMOIN, box_size=2))
+    assert (error.kind, error.expected, error.found) == ("cell-count", 16, 81)
+    assert refusal(lambda: SudokuGrid.from_array(np.zeros(80, dtype=int))).found == 80
+
+
+def test_an_unknown_character_fills_its_position_in_the_text():
+    text = "\n".join(TEMOIN_ROWS[:3] + ["02#309001"] + TEMOIN_ROWS[4:])
+    error = refusal(lambda: SudokuGrid.from_string(text))
+    assert (error.kind, error.character) == ("character", "#")
+    assert error.position == TextPosition(line=4, column=3, index=text.index("#"))
+
+
+def test_positions_count_the_characters_of_a_drawing(temoin):
+    drawing = str(temoin).replace("9", "?", 1)
+    error = refusal(lambda: SudokuGrid.from_string(drawing))
+    assert error.position == TextPosition(line=1, column=1, index=0)
+    drawing = str(temoin)
+    last = drawing.rindex("5")  # the last given, in the last line
+    error = refusal(lambda: SudokuGrid.from_string(drawing[:last] + "%" + drawing[last + 1 :]))
+    assert error.position.index == last and error.position.line == len(drawing.splitlines())
+
+
+def test_a_symbol_beyond_the_grid_fills_the_allowed_range():
+    error = refusal(lambda: SudokuGrid.from_string(TEMOIN[:80] + "G"))
+    assert (error.kind, error.character, error.expected, error.found) == ("symbol-range", "G", (1, 9), 16)
+    assert error.position == TextPosition(1, 81, 80)
+
+
+def test_array_errors_fill_shapes_values_and_cells():
+    error = refusal(lambda: SudokuGrid.from_array(np.zeros((9, 8), dtype=int)))
+    assert (error.kind, error.expected, error.found) == ("shape", (4, 9, 16, 25), (9, 8))
+    error = refusal(lambda: SudokuGrid.from_array([[0, 10] + [0] * 7] + [[0] * 9] * 8))
+    assert (error.kind, error.expected, error.found, error.cells) == ("value", (0, 9), 10, ((0, 1),))
+    error = refusal(lambda: SudokuGrid(np.zeros((9, 9), dtype=int), box_size=2))
+    assert (error.kind, error.expected, error.found) == ("box-size", 3, 2)
+    error = refusal(lambda: SudokuGrid(np.zeros((9, 9), dtype=int), givens=np.zeros((4, 4), dtype=bool)))
+    assert (error.kind, error.expected, error.found) == ("givens-shape", (9, 9), (4, 4))
+
+
+@pytest.mark.parametrize(
+    ("cell", "unit", "cells"),
+    [(1, ("row", 0), ((0, 0), (0, 1))), (9, ("column", 0), ((0, 0), (1, 0))), (11, ("box", 0), ((0, 0), (1, 2)))],
+)
+def test_conflicting_givens_fill_the_digit_the_unit_and_the_cells(cell, unit, cells):
+    error = refusal(lambda: SudokuGrid.from_string(TEMOIN[:cell] + "9" + TEMOIN[cell + 1 :]))
+    assert (error.kind, error.found, error.unit, error.cells) == ("givens-conflict", 9, unit, cells)
+
+
+def test_the_message_stays_english_and_within_keeps_the_fields():
+    error = refusal(lambda: SudokuGrid.from_string(TEMOIN[9:]))
+    assert str(error) == "expected 81 cells for a 9 x 9 grid (or 16, 256, 625), found 72"
+    located = error.within(file="mine.txt", line=3)
+    assert str(located) == f"mine.txt, line 3: {error}"
+    assert (located.kind, located.found, located.file, located.line) == ("cell-count", 72, "mine.txt", 3)
+    assert str(error.within(puzzle="easy-01")).startswith("puzzle easy-01: ")
+    with pytest.raises(ValueError, match="puzzle id or a file"):
+        error.within()
+
+
+def test_an_error_keeps_its_fields_through_pickle():
+    error = refusal(lambda: SudokuGrid.from_string(TEMOIN[:80] + "G")).within(puzzle="custom-00")
+    copy = pickle.loads(pickle.dumps(error))
+    assert str(copy) == str(error) and copy.details == error.details
+
+
+def test_every_kind_is_declared():
+    assert InvalidPuzzleError("no detail").kind == "invalid"
+    with pytest.raises(ValueError, match="unknown error kind"):
+        InvalidPuzzleError("x", "typo")
+    assert len(set(ERROR_KINDS)) == len(ERROR_KINDS)

@@ -18,11 +18,13 @@ from sudoku_course.plots import (
     COURSE_STYLE,
     FILLED_COLOR,
     GIVEN_COLOR,
+    PLOT_LABELS,
     plot_benchmark,
     plot_convergence,
     show_grid,
     use_course_style,
 )
+from sudoku_course.teaching.labels import PLOT_LABELS as FRENCH_PLOT_LABELS
 
 TEMOIN = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
 
@@ -128,14 +130,33 @@ def test_plot_benchmark_can_show_the_success_rate_on_a_log_scale():
     ax = plot_benchmark(_summary(), metric="success_rate", log=True)
     assert [bar.get_height() for bar in ax.patches] == pytest.approx([1.0, 1.0, 1.0, 0.5])
     assert ax.get_yscale() == "log"
-    assert "succès" in ax.get_ylabel()
+    assert ax.get_ylabel() == PLOT_LABELS["success_rate"] == "success rate"
+
+
+def test_plot_benchmark_draws_the_labels_it_is_given():
+    labels = {"difficulty": "difficulté", "solver": "solveur", "easy": "facile", "hard": "difficile", "slow": "lent"}
+    ax = plot_benchmark(_summary(disqualified=[False, False, False, True]), labels=labels)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["facile", "difficile"]
+    assert ax.get_xlabel() == "difficulté" and ax.get_ylabel() == PLOT_LABELS["median_seconds"]
+    legend = ax.get_legend()
+    assert legend.get_title().get_text() == "solveur"
+    assert [t.get_text() for t in legend.get_texts()] == ["exact", "lent", PLOT_LABELS["disqualified"]]
+
+
+def test_french_plot_labels_cover_every_word_a_figure_draws():
+    ax = plot_benchmark(_summary(disqualified=[False, False, False, True]), labels=FRENCH_PLOT_LABELS)
+    assert set(PLOT_LABELS) <= set(FRENCH_PLOT_LABELS)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["facile", "difficile"]
+    assert "disqualifié" in [t.get_text() for t in ax.get_legend().get_texts()]
+    ax = plot_convergence({"a": [3, 0]}, labels=FRENCH_PLOT_LABELS)
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("itération", "meilleur coût (conflits)")
 
 
 def test_plot_benchmark_hatches_disqualified_bars():
     ax = plot_benchmark(_summary(disqualified=[False, False, False, True]))
     hatches = [bar.get_hatch() for bar in ax.patches]
     assert hatches == [None, None, None, "//"]
-    assert "disqualifié" in [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "disqualified" in [t.get_text() for t in ax.get_legend().get_texts()]
 
 
 def test_plot_benchmark_rejects_an_unknown_metric():
@@ -152,6 +173,10 @@ def test_plot_convergence_draws_one_curve_per_history():
     assert lines[0].get_xdata().tolist() == [1, 2, 3, 4]
     assert lines[0].get_ydata().tolist() == [9, 5, 5, 0]
     assert ax.get_title() == "recuit"
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("iteration", "best cost (conflicts)")
+    renamed = plot_convergence(histories, labels={"seed 0": "graine 0", "iteration": "époque"})
+    assert [line.get_label() for line in renamed.get_lines()] == ["graine 0", "seed 1"]
+    assert renamed.get_xlabel() == "époque"
 
 
 def test_plot_convergence_log_scale_keeps_zero_and_empty_input_is_refused():

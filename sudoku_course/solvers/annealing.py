@@ -69,7 +69,9 @@ def propagated_candidates(puzzle: SudokuGrid) -> list[int]:
     """
     masks = propagate(puzzle)
     if masks is None:
-        raise InvalidPuzzleError("the puzzle has no solution: constraint propagation reached a contradiction")
+        raise InvalidPuzzleError(
+            "the puzzle has no solution: constraint propagation reached a contradiction", "no-solution"
+        )
     return [mask << 1 for mask in masks]  # the exact solver's bit d - 1 becomes bit d
 
 
@@ -132,7 +134,9 @@ def _random_matching(
         if not place(cell, set()):
             row, column = divmod(cell, math.isqrt(len(candidates)))
             raise InvalidPuzzleError(
-                f"the puzzle has no solution: no digit left for the cell at row {row + 1}, column {column + 1}"
+                f"the puzzle has no solution: no digit left for the cell at row {row + 1}, column {column + 1}",
+                "no-solution",
+                cells=((row, column),),
             )
     return {cell: digit for digit, cell in owner.items()}
 

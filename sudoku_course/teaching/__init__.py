@@ -4,6 +4,8 @@
 - `authoring`: exercise notebooks generated from the solution notebooks, and the drift check.
 - `notebooks`: executing the course with papermill, the normaliser, notebook hygiene rules.
 - `grading`: grading a folder of student submissions into grades.csv.
+- `display` and `labels`: the French display layer of the notebooks (numbers, labels, tables, verdicts).
+- `output`: `show`, rich output in Jupyter and plain text on a console.
 
 Nothing is imported here, so that `import sudoku_course.teaching.checks` stays light.
 """

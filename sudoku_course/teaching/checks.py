@@ -63,7 +63,7 @@ from typing import Any
 import numpy as np
 
 from ..grid import SudokuGrid
-from .display import show
+from .output import show
 from .exercises import Case as ExerciseCase
 from .exercises import Exercise, NotPlainError, exercise, lesson_exercises
 from .exercises.common import TEMOIN, TEMOIN_SOLUTION, french  # noqa: F401 (TEMOIN*: legacy imports)

@@ -1,16 +1,256 @@
-"""Output that reads well both in Jupyter (rich) and on a plain console (text)."""
+"""The French display layer of the notebooks: French numbers, labels, tables, errors and verdicts.
+
+The package speaks English (columns, keys, errors, outcome codes); what a student reads in a notebook is
+French. Call these functions in the notebooks: `french_table(summary)`, `french_number(43.5)`,
+`french_percent(0.718)`, `french_keys(unit_conflicts(grid))`, `french_error(error)`,
+`explain_effects(effects_verdict(...))`; pass `labels=PLOT_LABELS` (teaching.labels) to the plot helpers.
+"""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 
-def show(text: str, rich: dict[str, str]) -> None:
-    """Display `rich` (MIME type -> content) in IPython/Jupyter, or print `text` on a plain console."""
-    try:
-        from IPython import get_ipython
-        from IPython.display import display
-    except ImportError:  # no IPython at all
-        get_ipython = None
-    if get_ipython is None or get_ipython() is None:
-        print(text)
-    else:
-        display({"text/plain": text, **rich}, raw=True)
+import numpy as np
+import pandas as pd
+
+from ..crossstudy import EFFECTS, SAME_ORDER, Effects, EffectsVerdict, Gap, Verdict
+from ..grid import InvalidPuzzleError
+from .labels import BANK_LABELS, BOOLEAN_LABELS, COLUMN_LABELS, OUTCOME_LABELS, UNIT_LABELS, VALUE_LABELS
+
+# ------------------------------------------------------------------ numbers
+NARROW_SPACE = "\u202f"
+"""Thousands separator and space before « % » in every French number of the course: « 8 000 », « 71,8 % »."""
+
+
+def french_number(number: float, decimals: int | None = None) -> str:
+    """A number written the French way: « 43,5 », « 8 000 » (narrow no-break space), « -2 ».
+
+    decimals=None keeps the digits the number needs (up to 6 decimals, trailing zeros dropped);
+    an integer gives `decimals` fixed digits. NaN gives « — ».
+    """
+    if math.isnan(number):
+        return "—"
+    digits = 6 if decimals is None else decimals
+    number = round(float(number), digits) + 0.0  # + 0.0 turns -0.0 into 0.0
+    text = f"{number:,.{digits}f}"
+    if decimals is None and "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text.replace(",", NARROW_SPACE).replace(".", ",")
+
+
+def french_percent(share: float, decimals: int = 1) -> str:
+    """A share (0.718) as a French percentage: « 71,8 % »."""
+    return f"{french_number(100 * share, decimals)}{NARROW_SPACE}%"
+
+
+# ------------------------------------------------------------------ labels and tables
+def french_label(name):
+    """The French label of an English column, key or bank name of the package; any other name unchanged."""
+    if not isinstance(name, str):
+        return name
+    return COLUMN_LABELS.get(name, BANK_LABELS.get(name, name))
+
+
+def french_keys(mapping: Mapping) -> dict:
+    """The same dict with French keys, for printing: {'rows': 3} -> {'lignes': 3}."""
+    return {french_label(key): value for key, value in mapping.items()}
+
+
+def french_value(value):
+    """A cell of a table in French: bank names, puzzle ids (« easy-00 ») and effect names translated, booleans as
+    oui/non."""
+    if isinstance(value, (bool, np.bool_)):
+        return BOOLEAN_LABELS[bool(value)]
+    if isinstance(value, str):
+        if value in VALUE_LABELS:
+            return VALUE_LABELS[value]
+        bank, dash, rest = value.partition("-")
+        if bank in BANK_LABELS and rest.isdigit():
+            return BANK_LABELS[bank] + dash + rest
+    return value
+
+
+def french_table(table: pd.DataFrame | pd.Series, decimals: int | None = None) -> pd.DataFrame:
+    """A copy of a package table for display in French.
+
+    Columns and index names get their French labels (`labels.COLUMN_LABELS`), bank names and booleans in
+    the cells and the index are translated, and a Series becomes a one-column table (no `Name: … dtype`
+    footer). With `decimals`, float columns become French number strings (« 43,5 »).
+    """
+    frame = table.to_frame() if isinstance(table, pd.Series) else table.copy()
+    for column in frame.columns:
+        values = frame[column]
+        if decimals is not None and pd.api.types.is_float_dtype(values):
+            frame[column] = [french_number(value, decimals) for value in values]
+        elif values.dtype == object or pd.api.types.is_bool_dtype(values) or isinstance(values.dtype, pd.StringDtype):
+            frame[column] = values.map(french_value).astype(object)
+    frame.index = frame.index.map(french_value) if frame.index.nlevels == 1 else frame.index.map(_french_tuple)
+    frame = frame.rename(columns=french_label)
+    frame.columns = frame.columns.set_names([french_label(name) for name in frame.columns.names])
+    frame.index = frame.index.set_names([french_label(name) for name in frame.index.names])
+    return frame
+
+
+def _french_tuple(values: tuple) -> tuple:
+    return tuple(french_value(value) for value in values)
+
+
+# ------------------------------------------------------------------ lesson 04 verdicts
+def french_outcome(outcome: str) -> str:
+    """The French label of a verdict outcome (« la représentation domine »...)."""
+    return OUTCOME_LABELS[outcome]
+
+
+def describe_gap(gap: Gap) -> str:
+    """One French line of the source's rule: the two medians, the gap, the ranges."""
+    ranges = "se recouvrent" if gap.overlap else "sont séparées"
+    return (
+        f"{gap.within} : {gap.worst} {french_number(gap.worst_median)} → {gap.best} {french_number(gap.best_median)}, "
+        f"écart {french_number(gap.size)} ; les étendues {list(gap.worst_range)} et {list(gap.best_range)} {ranges}"
+    )
+
+
+def verdict_reason(result: Verdict) -> str:
+    """Why the source's rule gave its outcome, in French."""
+    smallest, largest = result.smallest_representation_gap, result.largest_algorithm_gap
+    if result.outcome == "inconclusive":
+        return f"les étendues des représentations se recouvrent dans la colonne {', '.join(result.overlapping_columns)}"
+    if result.outcome == "representation dominates":
+        return (
+            f"le plus petit écart de représentation ({smallest.within}, {french_number(smallest.size)}) dépasse "
+            f"le plus grand écart d'algorithme ({largest.within}, {french_number(largest.size)})"
+        )
+    comparison = (
+        f"le plus grand écart d'algorithme ({largest.within}, {french_number(largest.size)}) "
+        f"vaut {french_number(round(result.ratio, 1))} fois le plus petit écart de représentation "
+        f"({smallest.within}, {french_number(smallest.size)})"
+    )
+    if result.outcome == "comparable":
+        return f"{comparison} : même ordre de grandeur (au plus {french_number(SAME_ORDER)} fois)"
+    return f"{comparison} : plus d'un ordre de grandeur"
+
+
+def explain_verdict(result: Verdict) -> str:
+    """The source's rule applied, in French: the gaps compared, column by column, and the verdict."""
+    lines = ["Écarts de représentation (dans chaque colonne d'algorithme, entre médianes) :"]
+    lines += [f"  {describe_gap(gap)}" for gap in result.representation_gaps.values()]
+    lines.append("Écarts d'algorithme (dans chaque ligne de représentation, entre médianes) :")
+    lines += [f"  {describe_gap(gap)}" for gap in result.algorithm_gaps.values()]
+    columns = ", ".join(f"{algo} {BOOLEAN_LABELS[flag]}" for algo, flag in result.dominated_columns.items())
+    lines.append(
+        f"Colonne par colonne, l'écart de représentation dépasse-t-il tous les écarts d'algorithme ? {columns}"
+    )
+    lines.append(f"Verdict : {french_outcome(result.outcome)} — {verdict_reason(result)}")
+    return "\n".join(lines)
+
+
+def french_interval(interval: tuple[float, float], decimals: int = 1) -> str:
+    """An interval in French: « [-38,2 ; -21,5] » (a semicolon, since the comma is the decimal mark)."""
+    low, high = interval
+    return f"[{french_number(low, decimals)} ; {french_number(high, decimals)}]"
+
+
+def describe_effects(effects: Effects, decimals: int = 1) -> str:
+    """The three effects of a 2 x 2 design with their intervals, one French line each."""
+    (r1, r2), (a1, a2) = effects.representations, effects.algorithms
+    meanings = {
+        "representation": f"effet de la représentation ({r1} → {r2}, moyenne sur les algorithmes)",
+        "algorithm": f"effet de l'algorithme ({a1} → {a2}, moyenne sur les représentations)",
+        "interaction": f"interaction (effet de {r1} → {r2} sous {a2} moins sous {a1})",
+    }
+    level = french_percent(effects.confidence, 0)
+    lines = []
+    for name in EFFECTS:
+        side = "exclut 0" if effects.excludes_zero(name) else "contient 0"
+        lines.append(
+            f"  {meanings[name]} : {french_number(effects.estimates[name], decimals)} conflits, "
+            f"intervalle à {level} {french_interval(effects.intervals[name], decimals)} ({side})"
+        )
+    return "\n".join(lines)
+
+
+def effects_reason(result: EffectsVerdict, decimals: int = 1) -> str:
+    """Why the course's rule gave its outcome, in French, with the two size intervals it compared."""
+    representation = f"|représentation| {french_interval(result.representation, decimals)}"
+    algorithm = f"|algorithme| {french_interval(result.algorithm, decimals)}"
+    return {
+        "representation dominates": f"{representation} est tout entier au-dessus de {algorithm}",
+        "algorithm dominates": f"{algorithm} est tout entier au-dessus de {representation}",
+        "comparable": f"les deux intervalles excluent 0 mais {representation} et {algorithm} se chevauchent",
+        "inconclusive": f"un effet principal n'est pas séparé de 0 et aucun ne domine : {representation}, {algorithm}",
+    }[result.outcome]
+
+
+def explain_effects(result: EffectsVerdict, decimals: int = 1) -> str:
+    """The course's rule applied, in French: the effects and their intervals, the comparison, the verdict."""
+    effects = result.effects
+    seeds = sorted(set(effects.seeds.values()))
+    lines = [
+        f"Effets sur les conflits restants (moyennes par cellule, {' ou '.join(map(str, seeds))} graines par "
+        f"cellule, {french_number(effects.resamples)} rééchantillonnages bootstrap) :",
+        describe_effects(effects, decimals),
+        f"Verdict : {french_outcome(result.outcome)} — {effects_reason(result, decimals)}",
+    ]
+    if result.interaction_excludes_zero:
+        lines.append(
+            "L'interaction exclut 0 : l'effet d'un facteur dépend de l'autre, lisez-la avec les effets principaux."
+        )
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ errors
+def french_error(error: InvalidPuzzleError) -> str:
+    """The reason a puzzle was refused, in French, from the error's fields (its message stays English):
+    « 81 cases attendues, 72 trouvées », « caractère « ? » inconnu à la ligne 1, colonne 2 (caractère n° 2) »."""
+    where = _french_place(error)
+    return f"{where} : {_french_reason(error)}" if where else _french_reason(error)
+
+
+def _french_place(error: InvalidPuzzleError) -> str:
+    if error.puzzle is not None:
+        return f"grille {french_value(error.puzzle)}"
+    if error.file is not None:
+        return error.file if error.line is None else f"{error.file}, ligne {error.line}"
+    return ""
+
+
+def _french_cell(cell: tuple[int, int]) -> str:
+    return f"ligne {cell[0] + 1}, colonne {cell[1] + 1}"
+
+
+def _french_reason(error: InvalidPuzzleError) -> str:
+    kind, expected, found = error.kind, error.expected, error.found
+    if kind == "cell-count":
+        return f"{expected} cases attendues, {found} trouvées"
+    if kind in ("character", "symbol-range"):
+        position = error.position
+        at = f"à la ligne {position.line}, colonne {position.column} (caractère n° {position.index + 1})"
+        if kind == "character":
+            return f"caractère « {error.character} » inconnu {at}"
+        side = expected[1]
+        return f"caractère « {error.character} » {at} : une grille {side} x {side} n'utilise que 1..{side}"
+    if kind == "shape":
+        sides = ", ".join(map(str, expected[:-1])) + f" ou {expected[-1]}"
+        return f"grille carrée de côté {sides} attendue, forme {found} trouvée"
+    if kind == "box-size":
+        side = expected**2
+        return (
+            f"des blocs de côté {found} ne conviennent pas : une grille de côté {side} a des blocs de côté {expected}"
+        )
+    if kind == "value":
+        return f"valeur {found} hors de {expected[0]}..{expected[1]} en {_french_cell(error.cells[0])}"
+    if kind == "givens-shape":
+        return f"masque des chiffres donnés de forme {found}, forme {expected} attendue"
+    if kind == "givens-conflict":
+        unit, index = error.unit
+        article = "le" if unit == "box" else "la"
+        first, second = (f"L{row + 1}C{column + 1}" for row, column in error.cells)
+        return (
+            f"chiffres donnés en conflit : le {found} apparaît deux fois dans {article} {UNIT_LABELS[unit]} "
+            f"{index + 1} (cases {first} et {second})"
+        )
+    if kind == "no-solution":
+        cell = f" : plus aucun chiffre possible en {_french_cell(error.cells[0])}" if error.cells else ""
+        return f"la grille n'a pas de solution{cell}"
+    return f"grille invalide ({error.message})"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import textwrap
 
-from .display import show
+from .output import show
 
 
 def show_source(obj) -> None:

@@ -1,0 +1,220 @@
+"""The French display layer (teaching/display.py, teaching/labels.py): numbers, labels, tables, verdicts."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sudoku_course import bench, crossstudy
+from sudoku_course.cost import UNIT_KINDS, unit_conflicts
+from sudoku_course.crossstudy import OUTCOMES, bootstrap_effects, cross_table, effects_verdict, verdict
+from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
+from sudoku_course.puzzles import DIFFICULTIES, parse_puzzles, reference
+from sudoku_course.teaching.display import (
+    NARROW_SPACE,
+    explain_effects,
+    explain_verdict,
+    french_error,
+    french_interval,
+    french_keys,
+    french_label,
+    french_number,
+    french_outcome,
+    french_percent,
+    french_table,
+)
+from sudoku_course.teaching.labels import BANK_LABELS, COLUMN_LABELS, OUTCOME_LABELS
+
+SOURCE_COSTS = {  # lesson 04's source run: conflicts left per cell for seeds 0, 1, 7, 42
+    ("R1", "PSO"): [46, 50, 39, 44],
+    ("R1", "GA"): [4, 8, 13, 15],
+    ("R2", "PSO"): [6, 2, 6, 13],
+    ("R2", "GA"): [0, 0, 0, 0],
+}
+
+
+def runs_from(costs) -> pd.DataFrame:
+    """The columns of run_design that the tables and verdicts read."""
+    rows = [(rep, algo, seed, cost) for (rep, algo), values in costs.items() for seed, cost in enumerate(values)]
+    runs = pd.DataFrame(rows, columns=["representation", "algorithm", "seed", "cost"])
+    return runs.assign(puzzle="témoin", solved=runs["cost"] == 0, evaluations=crossstudy.BUDGET)
+
+
+# ------------------------------------------------------------------ numbers
+
+
+@pytest.mark.parametrize(
+    ("number", "decimals", "text"),
+    [
+        (43.5, None, "43,5"),
+        (39.0, None, "39"),
+        (8000, None, f"8{NARROW_SPACE}000"),
+        (1234567.25, None, f"1{NARROW_SPACE}234{NARROW_SPACE}567,25"),
+        (-2, None, "-2"),
+        (-0.0001, 1, "0,0"),
+        (2 / 3, 2, "0,67"),
+        (3, 1, "3,0"),
+        (math.nan, 1, "—"),
+    ],
+)
+def test_french_number(number, decimals, text):
+    assert french_number(number, decimals) == text
+
+
+def test_french_percent_and_interval():
+    assert french_percent(0.718) == f"71,8{NARROW_SPACE}%"
+    assert french_percent(0.95, 0) == f"95{NARROW_SPACE}%"
+    assert french_interval((-27.06, -23.0)) == "[-27,1 ; -23,0]"
+
+
+@given(st.floats(-1e9, 1e9, allow_nan=False))
+def test_french_numbers_read_back_to_the_value(number):
+    text = french_number(number, 3)
+    assert "." not in text
+    assert float(text.replace(NARROW_SPACE, "").replace(",", ".")) == pytest.approx(number, abs=6e-4)
+
+
+# ------------------------------------------------------------------ labels
+def test_every_english_name_of_the_package_has_a_french_label():
+    names = set(bench.TABLE_NAMES) | set(crossstudy.TABLE_NAMES) | set(UNIT_KINDS)
+    assert names - set(COLUMN_LABELS) == set()
+    assert set(DIFFICULTIES) | {bench.CUSTOM} <= set(BANK_LABELS)
+    assert set(OUTCOMES) == set(OUTCOME_LABELS)
+    assert len(set(COLUMN_LABELS.values())) == len(COLUMN_LABELS)  # one word for one thing
+
+
+def test_french_keys_of_a_printed_dict():
+    assert list(french_keys(unit_conflicts(reference()))) == ["lignes", "colonnes", "blocs"]
+    assert french_label("solver") == "solveur" and french_label("exact") == "exact" and french_label(3) == 3
+
+
+def test_french_table_renames_columns_index_and_bank_values():
+    summary = pd.DataFrame(
+        {
+            "solver": ["exact", "backtracking"],
+            "difficulty": ["easy", "medium"],
+            "puzzle": ["easy-00", "hard-01"],
+            "median_evaluations": [12.25, 3000.0],
+            "disqualified": [False, True],
+        }
+    )
+    table = french_table(summary)
+    assert list(table.columns) == ["solveur", "difficulté", "grille", "évaluations (médiane)", "disqualifié"]
+    assert table["difficulté"].tolist() == ["facile", "moyenne"]
+    assert table["grille"].tolist() == ["facile-00", "difficile-01"]
+    assert table["disqualifié"].tolist() == ["non", "oui"]
+    assert table["solveur"].tolist() == ["exact", "backtracking"]  # solver names stay identifiers
+    assert summary.columns[0] == "solver"  # the input is not modified
+    indexed = french_table(summary.set_index(["solver", "difficulty"]), decimals=1)
+    assert list(indexed.index.names) == ["solveur", "difficulté"]
+    assert indexed.index.tolist() == [("exact", "facile"), ("backtracking", "moyenne")]
+    assert indexed["évaluations (médiane)"].tolist() == ["12,2", f"3{NARROW_SPACE}000,0"]
+
+
+def test_french_table_of_a_pivot_and_of_a_series():
+    runs = runs_from(SOURCE_COSTS)
+    medians = cross_table(runs).pivot(index="representation", columns="algorithm", values="median")
+    table = french_table(medians)
+    assert (table.index.name, table.columns.name) == ("représentation", "algorithme")
+    series = french_table(runs.groupby("algorithm")["cost"].median())
+    assert isinstance(series, pd.DataFrame) and list(series.columns) == ["conflits restants"]
+    effects = french_table(bootstrap_effects(runs).table())
+    assert effects["effet"].tolist() == ["représentation", "algorithme", "interaction"]
+
+
+# ------------------------------------------------------------------ verdicts
+def test_the_source_rule_explained_in_french():
+    result = verdict(cross_table(runs_from(SOURCE_COSTS)))
+    text = explain_verdict(result)
+    assert "PSO : R1 45 → R2 6, écart 39 ; les étendues [39, 50] et [2, 13] sont séparées" in text
+    assert "PSO oui, GA non" in text
+    assert text.endswith(
+        "Verdict : effets comparables — le plus grand écart d'algorithme (R1, 34,5) vaut 3,3 fois le plus petit "
+        "écart de représentation (GA, 10,5) : même ordre de grandeur (au plus 10 fois)"
+    )
+    assert french_outcome(result.outcome) == "effets comparables"
+
+
+def test_an_inconclusive_source_verdict_names_its_column():
+    costs = {**SOURCE_COSTS, ("R2", "PSO"): [39, 40, 41, 42]}
+    text = explain_verdict(verdict(cross_table(runs_from(costs))))
+    assert text.endswith("Verdict : non concluant — les étendues des représentations se recouvrent dans la colonne PSO")
+
+
+def test_the_course_rule_explained_in_french():
+    result = effects_verdict(bootstrap_effects(runs_from(SOURCE_COSTS)))
+    text = explain_effects(result)
+    effects = result.effects
+    assert f"{french_number(effects.estimates['representation'], 1)} conflits" in text
+    assert french_interval(effects.intervals["interaction"]) in text
+    assert f"Verdict : {french_outcome(result.outcome)} — " in text
+    assert f"4 graines par cellule, 10{NARROW_SPACE}000 rééchantillonnages" in text
+    assert ("L'interaction exclut 0" in text) == result.interaction_excludes_zero
+    assert not re.search(r"\d\.\d", text)  # every number in French format
+
+
+# ------------------------------------------------------------------ errors
+TEMOIN = reference().to_string()
+
+
+def refused(read) -> str:
+    """The French reason of the InvalidPuzzleError raised by `read()`."""
+    with pytest.raises(InvalidPuzzleError) as error:
+        read()
+    return french_error(error.value)
+
+
+@pytest.mark.parametrize(
+    ("read", "sentence"),
+    [
+        (lambda: SudokuGrid.from_string(TEMOIN[9:]), "81 cases attendues, 72 trouvées"),
+        (
+            lambda: SudokuGrid.from_string(TEMOIN[:40] + "?" + TEMOIN[41:]),
+            "caractère « ? » inconnu à la ligne 1, colonne 41 (caractère n° 41)",
+        ),
+        (
+            lambda: SudokuGrid.from_string("9a" + TEMOIN[2:]),
+            "caractère « a » à la ligne 1, colonne 2 (caractère n° 2) : une grille 9 x 9 n'utilise que 1..9",
+        ),
+        (
+            lambda: SudokuGrid.from_string("99" + TEMOIN[2:]),
+            "chiffres donnés en conflit : le 9 apparaît deux fois dans la ligne 1 (cases L1C1 et L1C2)",
+        ),
+        (
+            lambda: SudokuGrid.from_string(TEMOIN[:11] + "9" + TEMOIN[12:]),
+            "chiffres donnés en conflit : le 9 apparaît deux fois dans le bloc 1 (cases L1C1 et L2C3)",
+        ),
+        (
+            lambda: SudokuGrid.from_array(np.zeros((9, 8), dtype=int)),
+            "grille carrée de côté 4, 9, 16 ou 25 attendue, forme (9, 8) trouvée",
+        ),
+        (lambda: SudokuGrid(np.full((4, 4), 7)), "valeur 7 hors de 0..4 en ligne 1, colonne 1"),
+        (
+            lambda: SudokuGrid(np.zeros((9, 9), dtype=int), box_size=2),
+            "des blocs de côté 2 ne conviennent pas : une grille de côté 9 a des blocs de côté 3",
+        ),
+        (
+            lambda: SudokuGrid(np.zeros((4, 4), dtype=int), givens=np.zeros((2, 2), dtype=bool)),
+            "masque des chiffres donnés de forme (2, 2), forme (4, 4) attendue",
+        ),
+        (lambda: parse_puzzles(TEMOIN + "\n" + TEMOIN[9:], "mes_grilles.txt"), "mes_grilles.txt, ligne 2 : 81 cases"),
+        (lambda: bench.puzzle_sets_of({"easy": [TEMOIN, TEMOIN[9:]]}), "grille facile-01 : 81 cases attendues"),
+    ],
+)
+def test_each_kind_of_refusal_reads_in_french(read, sentence):
+    assert refused(read).startswith(sentence)
+
+
+def test_unsolvable_and_undetailed_errors_in_french():
+    unsolvable = InvalidPuzzleError("no solution", "no-solution", cells=((2, 4),))
+    assert (
+        french_error(unsolvable) == "la grille n'a pas de solution : plus aucun chiffre possible en ligne 3, colonne 5"
+    )
+    assert french_error(InvalidPuzzleError("no solution", "no-solution")) == "la grille n'a pas de solution"
+    assert french_error(InvalidPuzzleError("odd")) == "grille invalide (odd)"
