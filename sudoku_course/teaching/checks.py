@@ -63,11 +63,11 @@ from typing import Any
 import numpy as np
 
 from ..grid import SudokuGrid
-from .output import show
 from .exercises import Case as ExerciseCase
 from .exercises import Exercise, NotPlainError, exercise, lesson_exercises
 from .exercises.common import TEMOIN, TEMOIN_SOLUTION, french  # noqa: F401 (TEMOIN*: legacy imports)
 from .isolation import CRASH, TIMEOUT, VALUE, Outcome, run_calls
+from .output import show
 
 STRICT_ENV = "SUDOKU_COURSE_STRICT"
 KEY_FILE_ENV = "SUDOKU_COURSE_GRADING_KEYFILE"
