@@ -15,9 +15,9 @@ from numbers import Integral
 
 import pandas as pd
 from joblib import Parallel, delayed
-from tqdm.auto import tqdm
 
 from .grid import InvalidPuzzleError, SudokuGrid, as_grid
+from .progress import progress_bar
 from .puzzles import load_bank
 from .solvers import Budget, Solver, get_solver
 
@@ -58,7 +58,7 @@ def benchmark(
     budget: int | None = None,
     time_limit: float | None = 10.0,
     n_jobs: int = 1,
-    progress: bool = True,
+    progress: bool | None = None,
 ) -> pd.DataFrame:
     """Run every solver on every puzzle with every seed; return one row per run.
 
@@ -68,13 +68,14 @@ def benchmark(
     a plain list of puzzles (difficulty "custom").
     budget: evaluations per run (None: unlimited); time_limit: seconds per run.
     A run that raises is recorded as failed with its error; the campaign goes on.
+    progress: show a progress bar (None: yes, unless SUDOKU_COURSE_PROGRESS=0).
     Rows come in the same order whatever n_jobs (solver, then puzzle, then seed).
     """
     run_budget = replace(Budget.coerce(budget), seconds=_check_time_limit(time_limit))
     tasks = plan(solvers, puzzles, seeds)
     parallel = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator")
     rows = parallel(delayed(run_task)(task, run_budget) for task in tasks)
-    rows = list(tqdm(rows, total=len(tasks), desc="benchmark", disable=not progress))
+    rows = list(progress_bar(rows, total=len(tasks), desc="benchmark", progress=progress))
     return pd.DataFrame(rows, columns=COLUMNS).astype({"cost": "Int64", "evaluations": "Int64"})
 
 

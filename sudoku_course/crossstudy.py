@@ -175,9 +175,10 @@ def _cell_label(representation: str, algorithm: str) -> str:
     return f"{representation} × {algorithm}"
 
 
-def run_design(design: CrossDesign, n_jobs: int = 1, progress: bool = False) -> pd.DataFrame:
+def run_design(design: CrossDesign, n_jobs: int = 1, progress: bool | None = None) -> pd.DataFrame:
     """Every run of the design, one row each: puzzle, representation, algorithm, seed, cost, solved, evaluations,
-    seconds. Runs are bounded by evaluations only (no time limit), so the table is reproducible."""
+    seconds. Runs are bounded by evaluations only (no time limit), so the table is reproducible.
+    progress: a progress bar per puzzle (None: yes, unless SUDOKU_COURSE_PROGRESS=0)."""
     cells = {_cell_label(rep, algo): (rep, algo) for rep, algo in design.cells}
     frames = [
         benchmark(
