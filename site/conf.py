@@ -40,7 +40,7 @@ myst_heading_anchors = 3
 
 html_theme = "alabaster"
 html_title = project
-html_theme_options = {"show_relbars": True, "show_powered_by": False}
+html_theme_options = {"show_relbars": True, "show_powered_by": False, "page_width": "1240px", "sidebar_width": "260px"}
 html_sidebars = {"**": ["about.html", "navigation.html", "relations.html", "searchbox.html"]}
 html_additional_pages = {"index": "redirect.html"}  # static hosts serve index.html first
 html_static_path = ["_static"]  # custom.css (which alabaster always links) and the favicon
