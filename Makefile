@@ -8,7 +8,12 @@ EXERCISES := $(wildcard exercises/*.ipynb)
 # nbval: stderr not compared (the -p plugin); times, addresses and figure sizes sanitised.
 NBVAL := -p sudoku_course.teaching.notebooks --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 
-.PHONY: install lint test run exercises grade diff lab lock clean
+# Batch runs draw no progress bar: committed outputs and nbval comparisons hold none.
+test run grade: export SUDOKU_COURSE_PROGRESS = 0
+# make site: the students' site (lessons, exercises); make site SOLUTIONS=1: the instructors' (with solutions).
+SITE_DIR := _build/site$(if $(filter 1,$(SOLUTIONS)),-solutions)
+
+.PHONY: install lint test run exercises grade diff lab site lock clean
 
 install: $(STAMP)
 
@@ -21,7 +26,7 @@ $(STAMP): requirements.lock pyproject.toml
 
 lint: install
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/ruff format --check sudoku_course tests benchmarks scripts
+	$(VENV)/bin/ruff format --check sudoku_course tests benchmarks scripts site
 
 # 1. unit, property, hygiene and drift tests (--dist loadfile keeps a module's fixtures in one worker);
 # 2. nbval re-executes notebooks/ and solutions/ (solutions in strict mode: a failed check fails);
@@ -56,8 +61,13 @@ endif
 lab: install
 	$(VENV)/bin/jupyter lab
 
+# A static site from the committed outputs (nothing executed, nothing fetched): open $(SITE_DIR)/index.html.
+site: install
+	SUDOKU_COURSE_SOLUTIONS=$(if $(filter 1,$(SOLUTIONS)),1,0) $(PY) -m sphinx -W --keep-going -q -c site -b html . $(SITE_DIR)
+	@echo "site built: $(SITE_DIR)/index.html"
+
 lock: install
 	$(PY) -m pip freeze --exclude-editable | { echo "# Exact versions of every runtime and development dependency (pip freeze of a working .venv)."; echo "# Regenerate with: make lock"; cat; } > requirements.lock
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis _build

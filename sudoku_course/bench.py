@@ -18,9 +18,9 @@ from numbers import Integral
 
 import pandas as pd
 from joblib import Parallel, delayed
-from tqdm.auto import tqdm
 
 from .grid import InvalidPuzzleError, SudokuGrid, as_grid
+from .progress import progress_bar
 from .puzzles import load_bank
 from .solvers import Budget, Solver, get_solver
 
@@ -67,7 +67,7 @@ def benchmark(
     budget: int | None = None,
     time_limit: float | None = 10.0,
     n_jobs: int = 1,
-    progress: bool = True,
+    progress: bool | None = None,
     backend: str = "local",
     scheduler: str | None = None,
 ) -> pd.DataFrame:
@@ -84,6 +84,7 @@ def benchmark(
     local cluster of n_jobs worker processes when `scheduler` is None (a script
     that starts one needs the `if __name__ == "__main__":` guard).
     A run that raises is recorded as failed with its error; the campaign goes on.
+    progress: show a progress bar (None: yes, unless SUDOKU_COURSE_PROGRESS=0).
     Rows come in the same order whatever the backend and n_jobs (solver, then puzzle,
     then seed), and with an evaluation budget and no time limit they hold the same
     values (all but the times).
@@ -91,7 +92,7 @@ def benchmark(
     run_budget = replace(Budget.coerce(budget), seconds=_check_time_limit(time_limit))
     tasks = plan(solvers, puzzles, seeds)
     rows = run_tasks(tasks, run_budget, n_jobs, backend, scheduler)
-    rows = list(tqdm(rows, total=len(tasks), desc="benchmark", disable=not progress))
+    rows = list(progress_bar(rows, total=len(tasks), desc="benchmark", progress=progress))
     return pd.DataFrame(rows, columns=COLUMNS).astype({"cost": "Int64", "evaluations": "Int64"})
 
 

@@ -193,12 +193,13 @@ def _cell_label(representation: str, algorithm: str) -> str:
 def run_design(
     design: CrossDesign,
     n_jobs: int = 1,
-    progress: bool = False,
+    progress: bool | None = None,
     backend: str = "local",
     scheduler: str | None = None,
 ) -> pd.DataFrame:
     """Every run of the design, one row each: puzzle, representation, algorithm, seed, cost, solved, evaluations,
     seconds. Runs are bounded by evaluations only (no time limit), so the table is reproducible.
+    progress: a progress bar (None: yes, unless SUDOKU_COURSE_PROGRESS=0).
 
     n_jobs, backend and scheduler say where the runs go (see `bench.benchmark`): for example
     backend="dask", scheduler="tcp://10.0.0.5:8786" spreads a large campaign over a Dask cluster.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import platform
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +28,10 @@ from sudoku_course.teaching.notebooks import (
 
 DATA = Path(__file__).parent / "data"
 SANITIZE = Path(__file__).parent / "nbval_sanitize.cfg"
-ENVIRONMENT_CELL = 'import os\nprint(os.environ.get("PYTHONHASHSEED"), os.environ.get("SUDOKU_COURSE_STRICT"))'
+ENVIRONMENT_CELL = (
+    "import os\n"
+    'print(*(os.environ.get(name) for name in ("PYTHONHASHSEED", "SUDOKU_COURSE_STRICT", "SUDOKU_COURSE_PROGRESS")))'
+)
 
 
 def sanitized(text: str) -> str:
@@ -62,6 +66,41 @@ def test_normalise_drops_papermill_traces_and_keeps_outputs():
     assert [cell.metadata for cell in nb.cells] == [{"tags": ["parameters"]}, {}]
     assert [cell.execution_count for cell in nb.cells] == [1, 3]
     assert nb.cells[1].outputs[0].text == "1\n"
+
+
+def test_normalise_writes_the_metadata_jupyterlab_writes():
+    nb = normalise(papermill_output())
+    assert nb.metadata.kernelspec == {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+    assert nb.metadata.language_info.pygments_lexer == "ipython3"
+    assert nb.metadata.language_info.version == platform.python_version()
+
+
+def test_normalise_merges_consecutive_streams_of_one_name():
+    nb = papermill_output()
+    nb.cells[2].outputs = [
+        new_output("stream", name="stdout", text="a\n"),
+        new_output("stream", name="stdout", text="b\n"),
+        new_output("stream", name="stderr", text="w\n"),
+        new_output("stream", name="stderr", text="x\n"),
+        new_output("display_data", data={"text/plain": "d"}),
+        new_output("stream", name="stdout", text="c\n"),
+    ]
+    outputs = normalise(nb).cells[1].outputs
+    assert [(out.output_type, out.get("name"), out.get("text")) for out in outputs] == [
+        ("stream", "stdout", "a\nb\n"),
+        ("stream", "stderr", "w\nx\n"),
+        ("display_data", None, None),
+        ("stream", "stdout", "c\n"),
+    ]
+
+
+def test_normalise_only_rewrites_without_executing(tmp_path, capsys):
+    path = tmp_path / "x.ipynb"
+    notebooks.write_notebook(papermill_output(), path)
+    expected = notebook_text(normalise(nbformat.read(path, as_version=4)))
+    assert notebooks.main(["--normalise-only", str(path)]) == 0
+    assert path.read_text(encoding="utf-8") == expected
+    assert "normalised" in capsys.readouterr().out
 
 
 def test_normalise_gives_ids_to_cells_without_one():
@@ -197,7 +236,7 @@ def test_run_writes_normalised_outputs_in_place(executed_course):
     nb = nbformat.read(root / "solutions/00-demo.ipynb", as_version=4)
     assert hygiene_problems(nb, executed=True) == []
     assert nb.metadata == course_metadata()
-    assert nb.cells[-1].outputs[0].text == "0 1\n"  # PYTHONHASHSEED=0 and strict mode in solutions/
+    assert nb.cells[-1].outputs[0].text == "0 1 0\n"  # PYTHONHASHSEED=0, strict mode in solutions/, no progress
     lesson = nbformat.read(root / "notebooks/01-wrong.ipynb", as_version=4)
-    assert lesson.cells[-1].outputs[0].text == "0 None\n"  # not strict outside solutions/
+    assert lesson.cells[-1].outputs[0].text == "0 None 0\n"  # not strict outside solutions/
     assert "1/3 cas réussis" in lesson.cells[9].outputs[0].data["text/plain"]
