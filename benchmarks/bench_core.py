@@ -1,34 +1,20 @@
-"""Core speed figures: the exact solver on the hard bank, and ConflictTable deltas vs a full recount.
+"""Core speed figure: ConflictTable deltas vs a full recount (the exact solvers: bench_exact.py).
 
 Run: .venv/bin/python benchmarks/bench_core.py [--repeats 5]
-Targets: exact solver <= 10 ms per puzzle on average on the hard bank;
-a ConflictTable delta >= 20 times faster than recounting the whole grid.
-Both sides of each ratio are measured in the same run, interleaved, best of several repeats.
+Target: a ConflictTable delta >= 20 times faster than recounting the whole grid.
+Both sides of the ratio are measured in the same run, interleaved, best of several repeats.
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
 
 import numpy as np
 
 from sudoku_course.cost import ConflictTable, conflicts
-from sudoku_course.puzzles import load_bank, reference
-from sudoku_course.solvers.exact import solve_exact
+from sudoku_course.puzzles import reference
 from sudoku_course.spaces import RowPermutationSpace
-
-
-def exact_times_ms(puzzles) -> list[float]:
-    """Wall time of solve_exact on each puzzle, in milliseconds."""
-    times = []
-    for puzzle in puzzles:
-        start = time.perf_counter()
-        result = solve_exact(puzzle)
-        times.append((time.perf_counter() - start) * 1000)
-        assert result.solved, "the exact solver failed on a bank puzzle"
-    return times
 
 
 def delta_vs_recount(repeats: int, moves: int = 2000) -> tuple[float, float]:
@@ -60,15 +46,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-
-    hard = load_bank("hard")
-    runs = [exact_times_ms(hard) for _ in range(args.repeats)]
-    per_puzzle = [min(times) for times in zip(*runs, strict=True)]
-    print(f"exact solver, hard bank ({len(hard)} puzzles, best of {args.repeats} per puzzle):")
-    print(
-        f"  mean {statistics.mean(per_puzzle):.2f} ms, median {statistics.median(per_puzzle):.2f} ms, "
-        f"max {max(per_puzzle):.2f} ms (target: mean <= 10 ms)"
-    )
 
     delta, recount = delta_vs_recount(args.repeats)
     print("ConflictTable.delta_swap vs full conflicts() recount on the reference puzzle:")

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudoku_course.bench import benchmark
+from sudoku_course.cli import main
 from sudoku_course.grid import InvalidPuzzleError, SudokuGrid, as_grid
 from sudoku_course.puzzles import bank_names, load_bank
 from sudoku_course.solvers import Budget, get_solver, industrial
@@ -192,3 +193,14 @@ def test_a_campaign_with_an_evaluation_budget_still_runs_them():
     df = benchmark(["exact", "cp-sat", "z3"], [TEMOIN], budget=50, progress=False)
     assert df["solved"].all() and (df["error"] == "").all()
     assert df["solver"].tolist() == ["exact", "cp-sat", "z3"]
+
+
+def test_the_cli_solves_and_benchmarks_with_both_engines(capsys):
+    assert main(["solve", "--solver", "cp-sat", TEMOIN]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert SudokuGrid.from_string("\n".join(lines[:-1])) == solve_exact(TEMOIN).grid
+    assert lines[-1].startswith("cp-sat: solved")
+    argv = ["bench", "--solvers", "exact", "cp-sat", "z3", "--bank", "hard", "--limit", "2", "--no-progress"]
+    assert main(argv) == 0
+    rows = [line.split()[:4] for line in capsys.readouterr().out.splitlines()[1:]]
+    assert rows == [["exact", "hard", "2", "2"], ["cp-sat", "hard", "2", "2"], ["z3", "hard", "2", "2"]]
