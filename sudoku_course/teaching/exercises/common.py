@@ -8,6 +8,25 @@
   surrounding spaces.
 - `integer`, `boolean`, `number`, `numbers` are judges of the output's type.
 - `french(x)` writes a number the French way for a verdict (« 0,5 »).
+
+Adding an exercise to a lesson module (see `lesson02` for examples):
+1. write the reference function(s) in the module;
+2. write `make_cases(seed)`: fixed public cases for seed None, cases drawn
+   from `numpy.random.default_rng(seed)` otherwise (deterministic). Each
+   `Case` has a French label, a `call` (usually `calling(*args)`, or a
+   closure that calls the student's functions several times and returns
+   plain data such as the input before and after), a `judge` of properties
+   built from the case's inputs and the output only, and, when a reference
+   comparison is needed, `agree=close` (or `same_word`) with a fixed
+   `disagree` sentence;
+3. `register(Exercise(name, lesson, functions, references, make_cases,
+   time_limit, answers, level, minutes))`;
+4. in the solution notebook, a check cell tagged `check`:
+   `from sudoku_course.teaching.checks import check` then
+   `check("name", function)`; cells using the function afterwards go
+   through `teaching.experiments.experiment`;
+5. in tests/test_exercises_lessonNN.py, the reference passes (`passes`) and
+   at least three plausible wrong answers fail (`fails_without_leak`).
 """
 
 from __future__ import annotations
