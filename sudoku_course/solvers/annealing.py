@@ -28,7 +28,7 @@ from ..cost import ConflictTable
 from ..grid import InvalidPuzzleError, SudokuGrid
 from ..spaces import PERMUTATION_SPACES, PermutationSpace, RowPermutationSpace, space_class
 from .base import Run, Solver
-from .exact import propagate
+from .exact import propagated_candidates
 
 ENGINES = ("python", "numba")
 T0_SAMPLES = 200
@@ -62,19 +62,6 @@ def anneal_chain(table: ConflictTable, moves: list[Move], uniforms: list[float],
 
 
 # ------------------------------------------------------------------ representation
-def propagated_candidates(puzzle: SudokuGrid) -> list[int]:
-    """Candidates of every flat cell after naked and hidden singles, as masks (bit d set: digit d possible).
-
-    Raises InvalidPuzzleError if the deductions reach a contradiction (the puzzle has no solution).
-    """
-    masks = propagate(puzzle)
-    if masks is None:
-        raise InvalidPuzzleError(
-            "the puzzle has no solution: constraint propagation reached a contradiction", "no-solution"
-        )
-    return [mask << 1 for mask in masks]  # the exact solver's bit d - 1 becomes bit d
-
-
 def fixed_by_candidates(puzzle: SudokuGrid, candidates: list[int]) -> SudokuGrid:
     """The puzzle with every cell that has a single candidate filled and treated as a given."""
     digits = [mask.bit_length() - 1 if (mask & (mask - 1)) == 0 else 0 for mask in candidates]
