@@ -79,6 +79,12 @@ PLOT_LABELS: dict[str, str] = {
     "median_seconds": "temps médian par grille (s)",
     "success_rate": "taux de succès",
     "median_evaluations": "évaluations médianes",
+    "chain": "chaîne (une température)",
+    "temperature": "température",
+    "acceptance": "taux d'acceptation",
+    "energy": "énergie (conflits)",
+    "current": "état courant",
+    "best": "meilleure jusqu'ici",
     **BANK_LABELS,
 }
 """French labels for the figures of plots.py: pass `labels=PLOT_LABELS` to a plot helper."""
