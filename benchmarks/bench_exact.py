@@ -21,9 +21,8 @@ from collections.abc import Callable
 from plain_solver import solve as plain_solve
 
 from sudoku_course.grid import SudokuGrid
-from sudoku_course.puzzles import load_bank, reference
+from sudoku_course.puzzles import load_bank, open_cells, reference
 from sudoku_course.solvers import get_solver
-from sudoku_course.solvers.exact import propagate
 
 RATIO_TARGET = 1.1
 HARD_MEAN_TARGET_MS = 10.0
@@ -57,11 +56,6 @@ def banks(full: bool) -> dict[str, list[SudokuGrid]]:
             continue
         found[name] = puzzles if full else puzzles[:QUICK_PUZZLES]
     return found
-
-
-def open_cells(puzzle: SudokuGrid) -> int:
-    """Cells that still have several candidates after naked and hidden singles."""
-    return sum(1 for mask in propagate(puzzle) if mask & (mask - 1))
 
 
 def best_times_ms(puzzles: list[SudokuGrid], calls: dict, repeats: int) -> dict[str, list[float]]:

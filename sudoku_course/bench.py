@@ -21,13 +21,28 @@ from joblib import Parallel, delayed
 
 from .grid import InvalidPuzzleError, SudokuGrid, as_grid
 from .progress import progress_bar
-from .puzzles import load_bank
+from .puzzles import load_bank, open_cells
 from .solvers import Budget, Solver, get_solver
 
-COLUMNS = ["solver", "puzzle", "difficulty", "seed", "solved", "cost", "evaluations", "seconds", "error"]
+COLUMNS = [
+    "solver",
+    "puzzle",
+    "difficulty",
+    "empty_cells",
+    "open_cells",
+    "seed",
+    "solved",
+    "cost",
+    "evaluations",
+    "seconds",
+    "error",
+]
+"""One row per run; empty_cells and open_cells describe the puzzle (see `puzzles.open_cells`)."""
 SUMMARY_COLUMNS = [
     "solver",
     "difficulty",
+    "mean_empty_cells",
+    "mean_open_cells",
     "runs",
     "solved",
     "success_rate",
@@ -36,6 +51,9 @@ SUMMARY_COLUMNS = [
     "max_seconds",
     "median_evaluations",
 ]
+COLUMN_TYPES = {"empty_cells": int, "open_cells": "Int64", "cost": "Int64", "evaluations": "Int64"}
+"""Column types of a run table; "Int64" columns may hold missing values (a run that raised, a puzzle with
+no solution)."""
 DISQUALIFIED = "disqualified"
 """Column added by `summarize(..., disqualify=True)`."""
 TABLE_NAMES = tuple(dict.fromkeys([*COLUMNS, *SUMMARY_COLUMNS, DISQUALIFIED]))
@@ -58,6 +76,8 @@ class Task:
     difficulty: str
     puzzle: SudokuGrid
     seed: int
+    open_cells: int | None = None
+    """Empty cells left open by naked and hidden singles (None: the puzzle has no solution)."""
 
 
 def benchmark(
@@ -93,7 +113,7 @@ def benchmark(
     tasks = plan(solvers, puzzles, seeds)
     rows = run_tasks(tasks, run_budget, n_jobs, backend, scheduler)
     rows = list(progress_bar(rows, total=len(tasks), desc="benchmark", progress=progress))
-    return pd.DataFrame(rows, columns=COLUMNS).astype({"cost": "Int64", "evaluations": "Int64"})
+    return pd.DataFrame(rows, columns=COLUMNS).astype(COLUMN_TYPES)
 
 
 def plan(solvers, puzzles, seeds: Iterable[int]) -> list[Task]:
@@ -101,13 +121,22 @@ def plan(solvers, puzzles, seeds: Iterable[int]) -> list[Task]:
     labelled = labelled_solvers(solvers)
     puzzle_sets = puzzle_sets_of(puzzles)
     seed_list = _check_seeds(seeds)
+    left = {id(puzzle): _open_cells_or_none(puzzle) for grids in puzzle_sets.values() for puzzle in grids}
     return [
-        Task(label, solver, puzzle_id(difficulty, index), difficulty, puzzle, seed)
+        Task(label, solver, puzzle_id(difficulty, index), difficulty, puzzle, seed, left[id(puzzle)])
         for label, solver in labelled.items()
         for difficulty, grids in puzzle_sets.items()
         for index, puzzle in enumerate(grids)
         for seed in seed_list
     ]
+
+
+def _open_cells_or_none(puzzle: SudokuGrid) -> int | None:
+    """open_cells of the puzzle, or None when it has no solution (its runs will say so)."""
+    try:
+        return open_cells(puzzle)
+    except InvalidPuzzleError:
+        return None
 
 
 def run_task(task: Task, budget: Budget) -> dict:
@@ -123,6 +152,8 @@ def run_task(task: Task, budget: Budget) -> dict:
         "solver": task.label,
         "puzzle": task.puzzle_id,
         "difficulty": task.difficulty,
+        "empty_cells": task.puzzle.empty_count,
+        "open_cells": task.open_cells,
         "seed": task.seed,
         **outcome,
         "seconds": time.perf_counter() - start,
@@ -159,7 +190,8 @@ def _run_on_dask(tasks: list[Task], budget: Budget, n_workers: int, scheduler: s
 
 
 def summarize(df: pd.DataFrame, disqualify: bool = False) -> pd.DataFrame:
-    """Per solver and difficulty (in order of first appearance): runs, successes and times.
+    """Per solver and difficulty (in order of first appearance): mean empty and open cells, runs, successes
+    and times.
 
     With disqualify=True, a `disqualified` column is True for a solver that
     failed at least one run of that difficulty.
@@ -167,6 +199,8 @@ def summarize(df: pd.DataFrame, disqualify: bool = False) -> pd.DataFrame:
     summary = (
         df.groupby(["solver", "difficulty"], sort=False)
         .agg(
+            mean_empty_cells=("empty_cells", "mean"),
+            mean_open_cells=("open_cells", "mean"),
             runs=("solved", "size"),
             solved=("solved", "sum"),
             median_seconds=("seconds", "median"),
@@ -176,7 +210,9 @@ def summarize(df: pd.DataFrame, disqualify: bool = False) -> pd.DataFrame:
         )
         .reset_index()
     )
-    summary = summary.astype({"solved": int, "median_evaluations": float})
+    summary = summary.astype(
+        {"solved": int, "median_evaluations": float, "mean_empty_cells": float, "mean_open_cells": float}
+    )
     summary["success_rate"] = summary["solved"] / summary["runs"]
     summary = summary[SUMMARY_COLUMNS]
     if disqualify:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .grid import InvalidPuzzleError, SudokuGrid
-from .puzzles import DIFFICULTIES, bank_names, generate, load_bank, read_puzzles
+from .puzzles import BANKS, bank_names, generate, load_bank, read_puzzles
 from .solvers import Budget, Solver, available_solvers, get_solver
 from .solvers.exact import count_solutions
 
@@ -31,11 +31,13 @@ SUMMARY_WIDTH = 100
 NARROW_COLUMNS = {
     "solver": "solver",
     "difficulty": "difficulty",
+    "mean_empty_cells": "empty",
+    "mean_open_cells": "open",
     "solved": "solved",
     "success_rate": "success",
-    "median_seconds": "median time",
+    "median_seconds": "med time",
     "max_seconds": "max time",
-    "median_evaluations": "median evals",
+    "median_evaluations": "med evals",
     "disqualified": "disqualified",
 }
 """Summary column -> its header in the default (narrow) table, where "solved" reads "solved/runs";
@@ -248,7 +250,7 @@ def _banks(texts: list[str], limit: int | None) -> dict[str, list[SudokuGrid]]:
 # --------------------------------------------------------------- generate
 def _add_generate(commands) -> None:
     parser = commands.add_parser("generate", help="generate puzzles with a unique solution, one per line")
-    parser.add_argument("--difficulty", default="easy", choices=DIFFICULTIES, help="default: easy")
+    parser.add_argument("--difficulty", default="easy", choices=BANKS, help="default: easy")
     parser.add_argument("-n", "--count", type=_positive_int, default=1, help="number of puzzles")
     parser.add_argument("--seed", type=_non_negative_int, default=0, help="seed of the first puzzle; then +1, +2...")
     parser.set_defaults(handler=_run_generate)
@@ -341,6 +343,8 @@ def _summary_table(summary: pd.DataFrame, wide: bool = False) -> str:
         if column.endswith("_seconds"):
             text[column] = text[column].map(_human_time)
     text["success_rate"] = text["success_rate"].map("{:.0%}".format)
+    for column in ("mean_empty_cells", "mean_open_cells"):
+        text[column] = text[column].map(_mean)
     text["median_evaluations"] = text["median_evaluations"].map(_count)
     if not wide:
         text = text[[column for column in NARROW_COLUMNS if column in text.columns]].rename(columns=NARROW_COLUMNS)
@@ -359,6 +363,11 @@ def _human_time(seconds: float) -> str:
     value, unit = (seconds * 1000, "ms") if seconds < 1 else (seconds, "s")
     decimals = 2 if value < 10 else 1 if value < 100 else 0
     return f"{value:.{decimals}f} {unit}"
+
+
+def _mean(value: float) -> str:
+    """41.5; "-" for a missing value (no puzzle with a solution)."""
+    return "-" if math.isnan(value) else f"{value:.1f}"
 
 
 def _count(value: float) -> str:

@@ -8,6 +8,11 @@ Difficulty is measured by the exact solver's effort (`search_effort`):
 
 The generator also makes every hard puzzle minimal: no clue can be removed
 without losing the unique solution.
+
+The expert bank is measured differently, by the space logic leaves to a
+metaheuristic: an expert puzzle is minimal, has at least EXPERT_MIN_EMPTY empty
+cells, and at least EXPERT_MIN_OPEN of them stay open (two candidates or more)
+after naked and hidden singles (`open_cells`), so it always needs a guess.
 """
 
 from __future__ import annotations
@@ -18,17 +23,23 @@ from pathlib import Path
 
 import numpy as np
 
-from .grid import InvalidPuzzleError, SudokuGrid
-from .solvers.exact import count_solutions, search_effort, solve_exact
+from .grid import InvalidPuzzleError, SudokuGrid, as_grid
+from .solvers.exact import count_solutions, propagated_candidates, search_effort, solve_exact
 
 REFERENCE = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
 """The témoin shared by every lesson: 45 givens, 36 empty cells, unique solution starting 962185473."""
 
 BANKS_PACKAGE = "sudoku_course.banks"  # the repository's puzzles/ folder, installed as a package
 DIFFICULTIES = ("easy", "medium", "hard")
+"""The ratings of `rate`, by the exact solver's guesses."""
+BANKS = (*DIFFICULTIES, "expert")
+"""The bundled banks, easiest first; each is made by `generate(seed, name)`."""
 MEDIUM_MAX_GUESSES = 10
 EASY_EMPTY_SHARE = (0.40, 0.60)  # an easy puzzle gets a random number of empty cells in this share of the grid
 HARD_TRIES = 20  # minimal puzzles made per hard puzzle; the one needing the most guesses wins
+EXPERT_MIN_EMPTY = 58  # an expert puzzle has at least this many empty cells...
+EXPERT_MIN_OPEN = 54  # ...and at least this many of them open after naked and hidden singles
+EXPERT_EXCHANGES = 2000  # clue exchanges tried from one solution before the expert search draws a new one
 MAX_TRIES = 1000  # the generator gives up (RuntimeError) after this many full puzzles
 _COUNT_LINE_MAX = 6  # a leading line of at most this many digits is a puzzle count, not a puzzle
 
@@ -60,12 +71,12 @@ def read_puzzles(path: str | Path) -> list[SudokuGrid]:
 # ------------------------------------------------------------------ banks
 def bank_names() -> list[str]:
     """Names of the bundled banks, easiest first."""
-    return list(DIFFICULTIES)
+    return list(BANKS)
 
 
 def load_bank(name: str) -> list[SudokuGrid]:
-    """The puzzles of a bundled bank ("easy", "medium" or "hard"), read from the installed package."""
-    if name not in DIFFICULTIES:
+    """The puzzles of a bundled bank ("easy", "medium", "hard" or "expert"), read from the installed package."""
+    if name not in BANKS:
         raise ValueError(f"unknown bank {name!r}; available: {', '.join(bank_names())}")
     text = resources.files(BANKS_PACKAGE).joinpath(f"{name}.txt").read_text(encoding="utf-8")
     return parse_puzzles(text, f"{name}.txt")
@@ -85,6 +96,26 @@ def rate(puzzle) -> str:
     return "medium" if guesses <= MEDIUM_MAX_GUESSES else "hard"
 
 
+def open_cells(puzzle) -> int:
+    """Empty cells that naked and hidden singles leave open (two candidates or more): what logic leaves to search.
+
+    Raises InvalidPuzzleError if the deductions reach a contradiction (the puzzle has no solution).
+    """
+    return sum(1 for mask in propagated_candidates(puzzle) if mask & (mask - 1))
+
+
+def is_expert(puzzle) -> bool:
+    """True if the puzzle meets the expert bank's criteria: a unique solution, minimal, at least
+    EXPERT_MIN_EMPTY empty cells and at least EXPERT_MIN_OPEN cells open after singles."""
+    grid = as_grid(puzzle)
+    return (
+        grid.empty_count >= EXPERT_MIN_EMPTY
+        and count_solutions(grid) == 1
+        and open_cells(grid) >= EXPERT_MIN_OPEN
+        and is_minimal(grid)
+    )
+
+
 def is_minimal(puzzle: SudokuGrid) -> bool:
     """True if the puzzle has one solution and loses it when any single clue is removed."""
     if count_solutions(puzzle) != 1:
@@ -101,14 +132,16 @@ def is_minimal(puzzle: SudokuGrid) -> bool:
 # -------------------------------------------------------------- generation
 def generate(seed: int, difficulty: str) -> SudokuGrid:
     """A 9 x 9 puzzle with a unique solution and the requested rating, the same for the same seed."""
-    if difficulty not in DIFFICULTIES:
-        raise ValueError(f"unknown difficulty {difficulty!r}; available: {', '.join(DIFFICULTIES)}")
+    if difficulty not in BANKS:
+        raise ValueError(f"unknown difficulty {difficulty!r}; available: {', '.join(BANKS)}")
     rng = np.random.default_rng(seed)
     if difficulty == "easy":
         return _easy_puzzle(rng)
     if difficulty == "medium":
         return _medium_puzzle(rng)
-    return _hard_puzzle(rng)
+    if difficulty == "hard":
+        return _hard_puzzle(rng)
+    return _expert_puzzle(rng)
 
 
 def random_solution(rng: np.random.Generator, box_size: int = 3) -> SudokuGrid:
@@ -140,6 +173,8 @@ def _remove_clues(
     for cell in rng.permutation(cells.size):
         if max_empty is not None and empty >= max_empty:
             break
+        if not cells[cell]:
+            continue  # already empty (a partial grid being made minimal)
         value, cells[cell] = cells[cell], 0
         puzzle = SudokuGrid(cells, solution.box_size)
         if count_solutions(puzzle) == 1 and acceptable(puzzle):
@@ -184,3 +219,42 @@ def _hard_puzzle(rng: np.random.Generator) -> SudokuGrid:
         if tries >= HARD_TRIES and best_guesses > MEDIUM_MAX_GUESSES:
             return best
     raise RuntimeError(f"no hard puzzle found in {MAX_TRIES} tries")
+
+
+def _expert_puzzle(rng: np.random.Generator) -> SudokuGrid:
+    """A hill climb over clue sets from a minimal puzzle until it meets the expert criteria (`is_expert`).
+
+    A step moves one clue to an empty cell (with the solution's digit there); if the puzzle keeps its
+    unique solution it is made minimal again, and it replaces the current one unless it falls further
+    short of the criteria (`_expert_shortfall`). After EXPERT_EXCHANGES steps without reaching them,
+    the climb starts again from a new solution.
+    """
+    for _ in range(MAX_TRIES):
+        solution = random_solution(rng)
+        puzzle = _remove_clues(solution, rng)
+        shortfall = _expert_shortfall(puzzle)
+        for _ in range(EXPERT_EXCHANGES):
+            if shortfall == 0:
+                return puzzle
+            candidate = _exchange_clue(puzzle, solution, rng)
+            if candidate is not None and (candidate_shortfall := _expert_shortfall(candidate)) <= shortfall:
+                puzzle, shortfall = candidate, candidate_shortfall
+        if shortfall == 0:
+            return puzzle
+    raise RuntimeError(f"no expert puzzle found from {MAX_TRIES} solutions")
+
+
+def _expert_shortfall(puzzle: SudokuGrid) -> int:
+    """How far a uniquely solvable puzzle is from the expert criteria: missing empty cells plus missing open cells."""
+    return max(0, EXPERT_MIN_EMPTY - puzzle.empty_count) + max(0, EXPERT_MIN_OPEN - open_cells(puzzle))
+
+
+def _exchange_clue(puzzle: SudokuGrid, solution: SudokuGrid, rng: np.random.Generator) -> SudokuGrid | None:
+    """The puzzle with one random clue moved to a random empty cell, then made minimal; None if not unique."""
+    cells = puzzle.cells.ravel().copy()
+    removed, added = rng.choice(np.flatnonzero(cells)), rng.choice(np.flatnonzero(cells == 0))
+    cells[removed], cells[added] = 0, solution.cells.ravel()[added]
+    exchanged = SudokuGrid(cells, puzzle.box_size)
+    if count_solutions(exchanged) != 1:
+        return None
+    return _remove_clues(exchanged, rng)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import signal
 import threading
@@ -106,6 +107,30 @@ def test_reheating_replaces_restarts(hard):
 
 def test_adaptive_cooling_runs_and_solves():
     assert_solves(reference(), AnnealingSolver(adaptive=True).solve(reference(), seed=2))
+
+
+def test_trace_is_off_by_default_and_changes_nothing(hard):
+    plain, traced = (AnnealingSolver(trace=trace).solve(hard[0], seed=3, budget=40_000) for trace in (False, True))
+    assert plain.trace == []
+    assert (plain.grid, plain.evaluations, plain.history) == (traced.grid, traced.evaluations, traced.history)
+
+
+def test_trace_has_one_record_per_chain_and_the_schedule_is_in_the_stats(hard):
+    solver = AnnealingSolver(alpha=0.9, patience=5, trace=True)
+    result = solver.solve(hard[0], seed=1, budget=60_000)
+    stats = result.stats
+    assert stats["alpha"] == 0.9 and stats["t_min"] == solver.t_min
+    assert stats["t0"] > stats["t_min"] and stats["chain_length"] == 10 * stats["free_cells"]
+    assert len(result.trace) == result.iterations and result.restarts > 0
+    assert [record["best"] for record in result.trace] == result.history
+    assert all(set(record) == {"restart", "temperature", "acceptance", "energy", "best"} for record in result.trace)
+    assert all(0 <= record["acceptance"] <= 1 and record["energy"] >= record["best"] for record in result.trace)
+    for previous, record in itertools.pairwise(result.trace):
+        if record["restart"] == previous["restart"]:  # within a restart, T falls by alpha per chain
+            assert math.isclose(record["temperature"], 0.9 * previous["temperature"])
+        else:  # a restart starts again from t0
+            assert record["restart"] == previous["restart"] + 1 and record["temperature"] == stats["t0"]
+    assert result.trace[0]["temperature"] == stats["t0"]
 
 
 def test_unsolvable_puzzle_is_reported_with_restriction():

@@ -13,10 +13,12 @@ from sudoku_course.bench import COLUMNS, benchmark, summarize
 from sudoku_course.cost import conflicts
 from sudoku_course.crossstudy import CrossDesign, run_design
 from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
+from sudoku_course.puzzles import load_bank, open_cells
 from sudoku_course.solvers import Solver, get_solver
 
 TEMOIN = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
 SECOND = "000000010400000000020000000000050407008000300001090000300400200050100000000806000"
+UNSOLVABLE = "123456780" + "000000009" + "0" * 63  # row 1 needs a 9 where its box already has one
 
 
 class RandomFill(Solver):
@@ -61,6 +63,15 @@ def test_one_row_per_run_in_solver_puzzle_seed_order():
     assert df["puzzle"].tolist() == ["custom-00", "custom-00", "custom-01", "custom-01"] * 2
     assert set(df["difficulty"]) == {"custom"}
     assert df["seed"].tolist() == [5, 6, 5, 6] * 2
+
+
+def test_rows_describe_each_puzzle_by_its_empty_and_open_cells():
+    hard = load_bank("hard")[0]
+    df = benchmark("exact", {"easy": [TEMOIN], "hard": [hard], "custom": [UNSOLVABLE]}, progress=False)
+    assert df["empty_cells"].tolist() == [36, hard.empty_count, UNSOLVABLE.count("0")]
+    assert df["open_cells"].tolist()[:2] == [0, open_cells(hard)] and pd.isna(df["open_cells"].iloc[2])
+    summary = summarize(df)
+    assert summary["mean_empty_cells"].tolist() == [36, hard.empty_count, UNSOLVABLE.count("0")]
 
 
 def test_row_values_of_successful_and_failed_runs():
@@ -239,15 +250,15 @@ def test_progress_bar_is_shown_only_when_asked(capsys):
 # --------------------------------------------------------------- summarize
 def _runs() -> pd.DataFrame:
     rows = [
-        ("b", "easy-00", "easy", 0, True, 0, 10, 0.5, ""),
-        ("b", "easy-01", "easy", 0, True, 0, 30, 1.5, ""),
-        ("b", "hard-00", "hard", 0, False, 4, 99, 3.0, ""),
-        ("a", "easy-00", "easy", 0, True, 0, 1, 0.1, ""),
-        ("a", "easy-01", "easy", 0, True, 0, 3, 0.2, ""),
-        ("a", "hard-00", "hard", 0, False, None, None, 0.4, "RuntimeError: x"),
-        ("a", "hard-01", "hard", 0, True, 0, 5, 0.6, ""),
+        ("b", "easy-00", "easy", 40, 0, 0, True, 0, 10, 0.5, ""),
+        ("b", "easy-01", "easy", 44, 0, 0, True, 0, 30, 1.5, ""),
+        ("b", "hard-00", "hard", 57, 50, 0, False, 4, 99, 3.0, ""),
+        ("a", "easy-00", "easy", 40, 0, 0, True, 0, 1, 0.1, ""),
+        ("a", "easy-01", "easy", 44, 0, 0, True, 0, 3, 0.2, ""),
+        ("a", "hard-00", "hard", 57, 50, 0, False, None, None, 0.4, "RuntimeError: x"),
+        ("a", "hard-01", "hard", 59, None, 0, True, 0, 5, 0.6, ""),
     ]
-    return pd.DataFrame(rows, columns=COLUMNS).astype({"cost": "Int64", "evaluations": "Int64"})
+    return pd.DataFrame(rows, columns=COLUMNS).astype(bench.COLUMN_TYPES)
 
 
 def test_summarize_counts_and_times_per_solver_and_difficulty():
@@ -266,6 +277,8 @@ def test_summarize_counts_and_times_per_solver_and_difficulty():
     assert summary["min_seconds"].tolist() == pytest.approx([0.5, 3.0, 0.1, 0.4])
     assert summary["max_seconds"].tolist() == pytest.approx([1.5, 3.0, 0.2, 0.6])
     assert summary["median_evaluations"].tolist() == pytest.approx([20, 99, 2, 5])
+    assert summary["mean_empty_cells"].tolist() == pytest.approx([42, 57, 42, 58])
+    assert summary["mean_open_cells"].tolist() == pytest.approx([0, 50, 0, 50])  # a missing count is left out
     assert "disqualified" not in summary
 
 
@@ -293,9 +306,8 @@ def test_summarize_of_a_real_campaign():
     st.booleans(),
 )
 def test_summarize_invariants(runs, disqualify):
-    df = pd.DataFrame([(s, f"{d}-00", d, 0, ok, 0, 1, t, "") for s, d, ok, t in runs], columns=COLUMNS).astype(
-        {"cost": "Int64", "evaluations": "Int64"}
-    )
+    rows = [(s, f"{d}-00", d, 50, 40, 0, ok, 0, 1, t, "") for s, d, ok, t in runs]
+    df = pd.DataFrame(rows, columns=COLUMNS).astype(bench.COLUMN_TYPES)
     summary = summarize(df, disqualify=disqualify)
     assert summary["runs"].sum() == len(df)
     assert summary["solved"].sum() == df["solved"].sum()

@@ -14,7 +14,7 @@ from distributed import LocalCluster
 from sudoku_course.bench import SUMMARY_COLUMNS
 from sudoku_course.cli import SUMMARY_WIDTH, main
 from sudoku_course.grid import SudokuGrid
-from sudoku_course.puzzles import load_bank
+from sudoku_course.puzzles import load_bank, open_cells
 from sudoku_course.solvers import available_solvers
 from sudoku_course.solvers.exact import count_solutions
 
@@ -143,21 +143,28 @@ def test_bench_prints_a_summary_and_writes_the_runs(capsys, tmp_path):
     assert header.split() == [
         "solver",
         "difficulty",
+        "empty",
+        "open",
         "solved",
         "success",
-        "median",
+        "med",
         "time",
         "max",
         "time",
-        "median",
+        "med",
         "evals",
         "disqualified",
     ]
-    assert [row.split()[:4] for row in rows] == [
-        ["exact", "easy", "4/4", "100%"],
-        ["exact", "medium", "4/4", "100%"],
-        ["backtracking", "easy", "4/4", "100%"],
-        ["backtracking", "medium", "4/4", "100%"],
+    easy, medium = (load_bank(name)[:2] for name in ("easy", "medium"))
+    described = {
+        name: [f"{sum(p.empty_count for p in bank) / 2:.1f}", f"{sum(open_cells(p) for p in bank) / 2:.1f}"]
+        for name, bank in (("easy", easy), ("medium", medium))
+    }
+    assert [row.split()[:6] for row in rows] == [
+        ["exact", "easy", *described["easy"], "4/4", "100%"],
+        ["exact", "medium", *described["medium"], "4/4", "100%"],
+        ["backtracking", "easy", *described["easy"], "4/4", "100%"],
+        ["backtracking", "medium", *described["medium"], "4/4", "100%"],
     ]
     runs = pd.read_csv(csv)
     assert len(runs) == 2 * 2 * 2 * 2
@@ -188,7 +195,7 @@ def test_bench_wide_shows_every_column(capsys):
     header, row = out.splitlines()
     assert header.split() == [*SUMMARY_COLUMNS, "disqualified"]
     assert len(re.findall(TIME, row)) == 3
-    assert row.split()[:5] == ["exact", "easy", "2", "2", "100%"]
+    assert row.split()[:7] == ["exact", "easy", "41.5", "0.0", "2", "2", "100%"]
 
 
 def test_bench_takes_files_of_puzzles_besides_bank_names(capsys, tmp_path):
@@ -199,7 +206,7 @@ def test_bench_takes_files_of_puzzles_besides_bank_names(capsys, tmp_path):
     argv = ["bench", "--bank", str(mine), "--bank", "easy", "--bank", str(theirs), "--limit", "2"]
     code, out, _ = run(capsys, *argv, "--csv", str(csv), "--no-progress")
     assert code == 0
-    assert [row.split()[:3] for row in out.splitlines()[1:]] == [
+    assert [row.split()[:2] + row.split()[4:5] for row in out.splitlines()[1:]] == [
         ["exact", "mine", "2/2"],
         ["exact", "easy", "2/2"],
         ["exact", "theirs", "1/1"],
@@ -211,7 +218,7 @@ def test_bench_takes_files_of_puzzles_besides_bank_names(capsys, tmp_path):
 def test_bench_defaults_to_the_easy_bank_with_the_exact_solver(capsys):
     code, out, err = run(capsys, "bench", "--limit", "3")
     assert code == 0
-    assert out.splitlines()[1].split()[:3] == ["exact", "easy", "3/3"]
+    assert out.splitlines()[1].split()[:5] == ["exact", "easy", "41.7", "0.0", "3/3"]
     assert "benchmark" in err  # the progress bar
 
 
@@ -225,7 +232,10 @@ def test_bench_runs_on_a_dask_cluster_given_its_address(capsys, tmp_path):
             capsys, *argv, "--csv", str(on_dask), "--backend", "dask", "--scheduler", cluster.scheduler_address
         )
     assert code == 0
-    assert [row.split()[:3] for row in out.splitlines()[1:]] == [["exact", "easy", "4/4"], ["annealing", "easy", "0/4"]]
+    assert [row.split()[:5] for row in out.splitlines()[1:]] == [
+        ["exact", "easy", "41.5", "0.0", "4/4"],
+        ["annealing", "easy", "41.5", "0.0", "0/4"],
+    ]
     columns = ["solver", "puzzle", "seed", "solved", "cost", "evaluations"]
     pd.testing.assert_frame_equal(pd.read_csv(local)[columns], pd.read_csv(on_dask)[columns])
 
@@ -258,6 +268,11 @@ def test_generate_prints_distinct_unique_puzzles_reproducibly(capsys):
     assert len(lines) == 3 == len(set(lines))
     assert all(count_solutions(SudokuGrid.from_string(line)) == 1 for line in lines)
     assert run(capsys, "generate", "--difficulty", "easy", "-n", "3", "--seed", "7")[1] == out
+
+
+def test_generate_makes_expert_puzzles(capsys):
+    code, out, _ = run(capsys, "generate", "--difficulty", "expert", "--seed", "4001")
+    assert code == 0 and out.split() == [load_bank("expert")[0].to_string()]
 
 
 def test_generate_bad_input(capsys):

@@ -28,7 +28,7 @@ from ..cost import ConflictTable
 from ..grid import InvalidPuzzleError, SudokuGrid
 from ..spaces import PERMUTATION_SPACES, PermutationSpace, RowPermutationSpace, space_class
 from .base import Run, Solver
-from .exact import propagate
+from .exact import propagated_candidates
 
 ENGINES = ("python", "numba")
 T0_SAMPLES = 200
@@ -62,19 +62,6 @@ def anneal_chain(table: ConflictTable, moves: list[Move], uniforms: list[float],
 
 
 # ------------------------------------------------------------------ representation
-def propagated_candidates(puzzle: SudokuGrid) -> list[int]:
-    """Candidates of every flat cell after naked and hidden singles, as masks (bit d set: digit d possible).
-
-    Raises InvalidPuzzleError if the deductions reach a contradiction (the puzzle has no solution).
-    """
-    masks = propagate(puzzle)
-    if masks is None:
-        raise InvalidPuzzleError(
-            "the puzzle has no solution: constraint propagation reached a contradiction", "no-solution"
-        )
-    return [mask << 1 for mask in masks]  # the exact solver's bit d - 1 becomes bit d
-
-
 def fixed_by_candidates(puzzle: SudokuGrid, candidates: list[int]) -> SudokuGrid:
     """The puzzle with every cell that has a single candidate filled and treated as a given."""
     digits = [mask.bit_length() - 1 if (mask & (mask - 1)) == 0 else 0 for mask in candidates]
@@ -239,8 +226,11 @@ class AnnealingSolver(Solver):
     - restrict: fix what naked and hidden singles fix, and keep every cell within its candidates.
     - max_restarts: give up after this many restarts (None: only the budget stops the run).
     - engine: "python" (anneal_chain, the loop shown in the lesson) or "numba" (array_chain compiled).
+    - trace: record one dict per chain in the result's `trace`: restart, temperature, acceptance (share of
+      the moves tried that were accepted), energy (cost at the end of the chain), best (the run's best cost).
 
-    One iteration is one chain (one temperature). Stats: accepted (moves), reheats, free_cells.
+    One iteration is one chain (one temperature). Stats: accepted (moves), reheats, free_cells, and the
+    schedule actually used: t0, alpha, t_min, chain_length (the derived values when left to None).
     """
 
     name = "annealing"
@@ -260,6 +250,7 @@ class AnnealingSolver(Solver):
         restrict: bool = False,
         max_restarts: int | None = 1000,
         engine: str = "python",
+        trace: bool = False,
     ) -> None:
         space_class(space, PERMUTATION_SPACES)
         if engine not in ENGINES:
@@ -285,6 +276,7 @@ class AnnealingSolver(Solver):
         self.restrict = restrict
         self.max_restarts = max_restarts
         self.engine = engine
+        self.trace = trace
 
     def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
         candidates = propagated_candidates(puzzle) if self.restrict else None
@@ -294,6 +286,7 @@ class AnnealingSolver(Solver):
         run.stats.update(free_cells=space.dimension, accepted=0, reheats=0)
         grid = random_state(space, candidates, rng)
         t0 = self.t0 or self._initial_temperature(grid, moves, rng, run)
+        run.stats.update(t0=t0, alpha=self.alpha, t_min=self.t_min, chain_length=length)
         best_cells, best_cost = None, math.inf
         while True:
             cells, cost, finished = self._anneal(grid, moves, t0, length, rng, run)
@@ -331,6 +324,17 @@ class AnnealingSolver(Solver):
             run.stats["accepted"] += accepted
             best, stale = (chain.cost, 0) if chain.cost < best else (best, stale + 1)
             run_best = min(best, run.history[-1]) if run.history else best  # the history holds the run's best
+            if self.trace:
+                acceptance = accepted / tried if tried else 0.0
+                run.trace.append(
+                    {
+                        "restart": run.restarts,
+                        "temperature": temperature,
+                        "acceptance": acceptance,
+                        "energy": chain.cost,
+                        "best": run_best,
+                    }
+                )
             if run.record(run_best):
                 return chain.cells(), chain.cost, True
             if self.adaptive:

@@ -53,10 +53,12 @@ class SolveResult:
     seed: int | None = None
     solver: str = ""
     stats: dict[str, int | float] = field(default_factory=dict)
+    trace: list[dict[str, float]] = field(default_factory=list)
+    """Optional per-iteration records of solvers that offer one (AnnealingSolver(trace=True)); empty otherwise."""
 
     def __str__(self) -> str:
         status = "solved" if self.solved else f"not solved ({self.cost} conflicts left)"
-        extra = "".join(f", {k}={v}" for k, v in self.stats.items())
+        extra = "".join(f", {k}={v:.4g}" if isinstance(v, float) else f", {k}={v}" for k, v in self.stats.items())
         return (
             f"{self.solver}: {status} in {self.seconds * 1000:.1f} ms, "
             f"{self.evaluations} evaluations, {self.iterations} iterations, {self.restarts} restarts{extra}"
@@ -74,6 +76,7 @@ class Run:
         self.restarts = 0
         self.history: list[int] = []
         self.stats: dict[str, int | float] = {}
+        self.trace: list[dict[str, float]] = []
         self.stopped = False
         self._start = time.perf_counter()
 
@@ -135,6 +138,7 @@ class Solver(ABC):
             seed=seed,
             solver=self.name,
             stats=run.stats,
+            trace=run.trace,
         )
 
     @abstractmethod

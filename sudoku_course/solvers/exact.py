@@ -20,7 +20,7 @@ from itertools import islice
 import numpy as np
 
 from ..cost import conflicts
-from ..grid import Layout, SudokuGrid, as_grid
+from ..grid import InvalidPuzzleError, Layout, SudokuGrid, as_grid
 from .base import Budget, Callback, Run, Solver, SolveResult
 
 Candidates = list[int]
@@ -147,6 +147,20 @@ def propagate(puzzle) -> Candidates | None:
     search = _Search(grid.layout)
     candidates, fixed = search.initial(grid.cells.ravel().tolist())
     return candidates if search.propagate(candidates, fixed) else None
+
+
+def propagated_candidates(puzzle) -> list[int]:
+    """Candidates of every flat cell after naked and hidden singles, as masks with bit d set when digit d is
+    possible (bit 0 unused, unlike `propagate`): the restricted representations of the metaheuristics.
+
+    Raises InvalidPuzzleError if the deductions reach a contradiction (the puzzle has no solution).
+    """
+    masks = propagate(puzzle)
+    if masks is None:
+        raise InvalidPuzzleError(
+            "the puzzle has no solution: constraint propagation reached a contradiction", "no-solution"
+        )
+    return [mask << 1 for mask in masks]  # bit d - 1 becomes bit d
 
 
 def count_solutions(puzzle, limit: int = 2) -> int:
