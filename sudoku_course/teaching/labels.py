@@ -51,6 +51,12 @@ COLUMN_LABELS: dict[str, str] = {
     "high": "borne haute",
     "excludes_zero": "exclut 0",
     "interaction": "interaction",
+    # solvers/annealing.py: one chain of an annealing trace (AnnealingSolver and the loops of lesson 02)
+    "restart": "redémarrage",
+    "temperature": "température",
+    "acceptance": "taux d'acceptation",
+    "energy": "énergie",
+    "best": "meilleure énergie",
     # cost.py: conflicts per kind of unit
     "rows": "lignes",
     "columns": "colonnes",
