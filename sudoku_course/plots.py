@@ -234,7 +234,7 @@ def plot_annealing_trace(
         axes[0].legend()
     styles = [Line2D([], [], color="gray", label=label("current"))]
     styles.append(Line2D([], [], color="gray", linestyle="--", label=label("best")))
-    axes[-1].legend(handles=styles)
+    axes[-1].legend(handles=styles, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2)  # under the axis
     if title:
         axes[0].set_title(title)
     figure.align_ylabels(axes)

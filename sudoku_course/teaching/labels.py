@@ -51,8 +51,11 @@ COLUMN_LABELS: dict[str, str] = {
     "high": "borne haute",
     "excludes_zero": "exclut 0",
     "interaction": "interaction",
-    # solvers/annealing.py: one chain of an annealing trace (AnnealingSolver and the loops of lesson 02)
+    # solvers/annealing.py: one chain of an annealing trace (AnnealingSolver and the loops of lesson 02),
+    # and simanneal's reports (SudokuAnnealer.trace)
     "restart": "redémarrage",
+    "step": "pas",
+    "improvement": "taux d'amélioration",
     "temperature": "température",
     "acceptance": "taux d'acceptation",
     "energy": "énergie",
