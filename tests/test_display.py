@@ -28,6 +28,7 @@ from sudoku_course.teaching.display import (
     french_outcome,
     french_percent,
     french_table,
+    french_ticks,
 )
 from sudoku_course.teaching.labels import BANK_LABELS, COLUMN_LABELS, OUTCOME_LABELS
 
@@ -65,6 +66,19 @@ def runs_from(costs) -> pd.DataFrame:
 )
 def test_french_number(number, decimals, text):
     assert french_number(number, decimals) == text
+
+
+def test_french_ticks_write_decimal_commas():
+    import matplotlib.pyplot as plt
+
+    plt.switch_backend("Agg")
+    ax = plt.figure().gca()
+    ax.plot([0, 1500], [0.25, 1.5])
+    french_ticks(ax)
+    plt.gcf().canvas.draw()
+    assert {"0,2", "1,4"} <= {t.get_text() for t in ax.get_yticklabels()}
+    assert f"1{NARROW_SPACE}000" in {t.get_text() for t in ax.get_xticklabels()}
+    plt.close("all")
 
 
 def test_french_percent_and_interval():

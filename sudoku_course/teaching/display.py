@@ -3,7 +3,8 @@
 The package speaks English (columns, keys, errors, outcome codes); what a student reads in a notebook is
 French. Call these functions in the notebooks: `french_table(summary)`, `french_number(43.5)`,
 `french_percent(0.718)`, `french_keys(unit_conflicts(grid))`, `french_error(error)`,
-`explain_effects(effects_verdict(...))`; pass `labels=PLOT_LABELS` (teaching.labels) to the plot helpers.
+`explain_effects(effects_verdict(...))`; pass `labels=PLOT_LABELS` (teaching.labels) to the plot helpers,
+and `french_ticks(*axes)` writes their tick labels the French way.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.ticker import FuncFormatter
 
 from ..crossstudy import EFFECTS, SAME_ORDER, Effects, EffectsVerdict, Gap, Verdict
 from ..grid import InvalidPuzzleError
@@ -42,6 +45,14 @@ def french_number(number: float, decimals: int | None = None) -> str:
 def french_percent(share: float, decimals: int = 1) -> str:
     """A share (0.718) as a French percentage: « 71,8 % »."""
     return f"{french_number(100 * share, decimals)}{NARROW_SPACE}%"
+
+
+def french_ticks(*axes: Axes) -> None:
+    """Write the tick labels of these matplotlib Axes (both axes, linear scales) the French way: « 0,25 »."""
+    formatter = FuncFormatter(lambda value, _: french_number(value))
+    for ax in axes:
+        ax.xaxis.set_major_formatter(formatter)
+        ax.yaxis.set_major_formatter(formatter)
 
 
 # ------------------------------------------------------------------ labels and tables

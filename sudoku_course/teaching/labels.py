@@ -51,6 +51,15 @@ COLUMN_LABELS: dict[str, str] = {
     "high": "borne haute",
     "excludes_zero": "exclut 0",
     "interaction": "interaction",
+    # solvers/annealing.py: one chain of an annealing trace (AnnealingSolver and the loops of lesson 02),
+    # and simanneal's reports (SudokuAnnealer.trace)
+    "restart": "redémarrage",
+    "step": "pas",
+    "improvement": "taux d'amélioration",
+    "temperature": "température",
+    "acceptance": "taux d'acceptation",
+    "energy": "énergie",
+    "best": "meilleure énergie",
     # cost.py: conflicts per kind of unit
     "rows": "lignes",
     "columns": "colonnes",
@@ -84,6 +93,12 @@ PLOT_LABELS: dict[str, str] = {
     "median_seconds": "temps médian par grille (s)",
     "success_rate": "taux de succès",
     "median_evaluations": "évaluations médianes",
+    "chain": "chaîne (une température)",
+    "temperature": "température",
+    "acceptance": "taux d'acceptation",
+    "energy": "énergie (conflits)",
+    "current": "état courant",
+    "best": "meilleure jusqu'ici",
     **BANK_LABELS,
 }
 """French labels for the figures of plots.py: pass `labels=PLOT_LABELS` to a plot helper."""
