@@ -174,7 +174,7 @@ def run_plan(plan: _Plan, cells: list[CodeCell], seed: int | None, sandbox: Sand
         cells_file, log = Path(scratch) / "submission.json", Path(scratch) / "runner.log"
         cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
         cells_file.chmod(0o644)
-        Path(scratch).chmod(0o755)  # the runner (nobody) reads the scratch copy
+        Path(scratch).chmod(0o711)  # bubblewrap, started as nobody by a root grader, reaches the scratch copy
         while plan.pending:
             budget = plan.settings.notebook_limit - (time.monotonic() - started)
             if budget <= 0:

@@ -184,10 +184,12 @@ def value_cells(cells: Sequence[CodeCell], item: Exercise) -> list[CodeCell]:
 # ------------------------------------------------------------ answers used
 @dataclass(frozen=True)
 class Answers:
-    """What counts as using the answer of one exercise: dotted names, and method names (`grid.is_solved()`)."""
+    """What counts as using the answer of one exercise: dotted names, method names (`grid.is_solved()`),
+    and the answers' own names as strings (`getattr(module, "givens_conflicts")`)."""
 
     dotted: tuple[str, ...]
     methods: tuple[str, ...]
+    words: tuple[str, ...]
 
     def matches(self, name: str) -> str | None:
         """The answer that the dotted `name` uses, or None."""
@@ -226,7 +228,7 @@ def answers_of(item: Exercise) -> Answers:
     """The names whose use gives no points for `item`: its answers, and its references in the registry."""
     dotted = tuple(dict.fromkeys([*item.answers, *map(_dotted_name, item.references)]))
     methods = tuple(name.rpartition(".")[2] for name in item.answers if _is_method(name))
-    return Answers(dotted, methods)
+    return Answers(dotted, methods, tuple(name.rpartition(".")[2] for name in item.answers))
 
 
 class _Aliases:
@@ -310,7 +312,9 @@ def _uses(node: ast.AST, aliases: _Aliases, answers: Answers) -> Iterator[str]:
         elif isinstance(child, ast.Constant) and isinstance(child.value, str):
             text = child.value
             yield from (name for name in TEACHING_PACKAGES if name in text)
-            yield from (name for name in answers.dotted if name in text or text == name.rpartition(".")[2])
+            yield from (name for name in answers.dotted if name in text)
+            if text in answers.words:
+                yield next(name for name in answers.dotted if name.rpartition(".")[2] == text)
 
 
 def answers_used(cells: Sequence[CodeCell], item: Exercise) -> list[str]:

@@ -84,7 +84,7 @@ def _read_regular(folder_fd: int, name: str) -> bytes:
         if os.path.islink(f"/proc/self/fd/{folder_fd}/{name}"):
             raise Rejected("a symbolic link", "le fichier rendu est un lien symbolique, pas un notebook") from None
         raise Rejected(f"cannot be opened ({error.strerror})", "le fichier rendu ne peut pas être ouvert") from None
-    with os.fdopen(fd, "rb") as file:
+    try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise Rejected("not a regular file", "le rendu n'est pas un fichier ordinaire")
@@ -92,7 +92,13 @@ def _read_regular(folder_fd: int, name: str) -> bytes:
             raise Rejected("a hard link to another file", "le fichier rendu est un lien vers un autre fichier")
         if info.st_size > MAX_NOTEBOOK_BYTES:
             raise Rejected("larger than 20 MB", "le fichier rendu dépasse 20 Mo")
-        return file.read(MAX_NOTEBOOK_BYTES + 1)
+        chunks, size = [], 0
+        while size <= MAX_NOTEBOOK_BYTES and (chunk := os.read(fd, 1 << 20)):
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def read_submission(student: Student, lesson: str) -> list[CodeCell]:

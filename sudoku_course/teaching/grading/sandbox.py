@@ -10,9 +10,11 @@ On Linux the sandbox is bubblewrap (Debian package `bubblewrap`, command
 - a fresh, size-limited `/tmp` holding the scratch copy of the submission's
   code cells (read-only) and a home folder for caches (numba, matplotlib);
 - its own PID, network, IPC, user and UTS namespaces: no network, no view of
-  the grader's processes, memory, command line or environment; it runs as
-  `nobody` with no capabilities and a cleared environment, and dies with
-  the grader.
+  the grader's processes, memory, command line or environment; a cleared
+  environment; no capabilities; it dies with the grader. A grader running
+  as root starts bubblewrap as `nobody`, so that the sandbox can read only
+  what every user may read (not root's files, such as /etc/shadow), with
+  at most `Limits.processes` processes of that user (a fork bomb's bound).
 
 Limits (inherited from the process that starts bubblewrap): address space
 (RLIMIT_AS), CPU seconds, size of any file written, no core dumps; the grader
@@ -35,6 +37,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import psutil
@@ -46,8 +49,8 @@ from ..isolation import CRASH, ERROR, TIMEOUT, VALUE, Outcome
 TOOL = "bwrap"
 INSIDE_CELLS = "/tmp/submission.json"
 INSIDE_HOME = "/tmp/home"
-NOBODY = "65534"
-RUNNER = "sudoku_course.teaching.grading.runner"
+NOBODY = 65534
+RUNNER_ARGUMENTS = ("-I", "-m", "sudoku_course.teaching.grading.runner")
 SYSTEM_PATHS = ("/", "/usr", "/lib", "/lib64", "/bin", "/sbin", "/etc", "/dev", "/proc", "/tmp")
 KEPT_VARIABLES = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "LANG", "LC_ALL")  # older OpenBLAS crash without them
 MEGABYTE = 1 << 20
@@ -66,15 +69,20 @@ class Limits:
     file_size_mb: int = 64
     scratch_mb: int = 256
     output_mb: int = 16
+    processes: int = 512
+    """Processes of the user `nobody` (a fork bomb's bound), applied only when the grader runs as root."""
 
-    def apply(self) -> None:
+    def apply(self, as_root: bool) -> None:
         """Set the limits on this process (run in the child, before bubblewrap or the runner starts)."""
-        for limit, value in (
+        limits = [
             (resource.RLIMIT_AS, self.memory_mb * MEGABYTE),
             (resource.RLIMIT_CPU, self.cpu_seconds),
             (resource.RLIMIT_FSIZE, self.file_size_mb * MEGABYTE),
             (resource.RLIMIT_CORE, 0),
-        ):
+        ]
+        if as_root:  # root is not bound by it; nobody, which the runner becomes, is
+            limits.append((resource.RLIMIT_NPROC, self.processes))
+        for limit, value in limits:
             resource.setrlimit(limit, (value, value))
 
 
@@ -91,6 +99,25 @@ def kept_paths() -> tuple[Path, ...]:
 def course_folder() -> Path:
     """The folder holding the `sudoku_course` package (the course, for an editable install)."""
     return Path(sudoku_course.__file__).resolve().parent.parent
+
+
+def _namespaces_and_user() -> tuple[list[str], list[str]]:
+    """bubblewrap's namespace and capability options, and what starts the runner inside.
+
+    As root, bubblewrap mounts as root, then `setpriv` makes the runner `nobody` (no capabilities, no new
+    privileges): it reads only what every user may read. As another user, bubblewrap makes a user
+    namespace and the runner keeps that user's rights on what is not hidden.
+    """
+    if os.geteuid() != 0:
+        return ["--unshare-all", "--unshare-user", "--disable-userns"], []
+    namespaces = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
+    capabilities = ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    nobody = ["setpriv", "--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups", "--no-new-privs", "--"]
+    return namespaces + capabilities, nobody
+
+
+def _hide(path: Path, folder: bool) -> list[str]:
+    return ["--tmpfs", str(path)] if folder else ["--ro-bind", os.devnull, str(path)]
 
 
 @dataclass(frozen=True)
@@ -127,39 +154,46 @@ class Sandbox:
         hidden = sorted({Path(p).resolve() for p in self.hidden if os.path.lexists(p)}, key=lambda p: len(p.parts))
         hidden = [p for p in hidden if not any(_inside(Path(system), p) for system in SYSTEM_PATHS)]
         folders = [p for p in hidden if p.is_dir()]
-        options = []
-        for path in hidden:
-            options += ["--tmpfs", str(path)] if path in folders else ["--ro-bind", os.devnull, str(path)]
+        options = [option for path in hidden for option in _hide(path, path in folders)]
         for path in kept:
-            if any(_inside(path, folder) for folder in folders):
-                options += ["--ro-bind", str(path), str(path)]
+            holder = next((folder for folder in folders if _inside(path, folder)), None)
+            if holder is None:
+                continue
+            for parent in reversed(path.parents):  # folders a root grader's runner (nobody) can walk through
+                if holder in parent.parents:
+                    options += ["--perms", "0755", "--dir", str(parent)]
+            options += ["--ro-bind", str(path), str(path)]
         for path in hidden:  # hidden again if a kept path holds it
             if any(_inside(path, k) and path != k for k in kept):
-                options += ["--tmpfs", str(path)] if path in folders else ["--ro-bind", os.devnull, str(path)]
+                options += _hide(path, path in folders)
         for folder in folders:
             options += ["--remount-ro", str(folder)]
         return options
 
     def command(self, cells_file: Path) -> tuple[list[str], dict[str, str], Path | None]:
         """The command starting the runner on `cells_file`, its environment and working folder."""
-        python = [sys.executable, "-I", "-m", RUNNER]
+        python = [sys.executable, *RUNNER_ARGUMENTS]
         if not self.enabled:
             home = cells_file.parent / "home"
             home.mkdir(exist_ok=True)
             return python, self.environment(str(home)), cells_file.parent
-        options = [TOOL, "--unshare-all", "--unshare-user", "--uid", NOBODY, "--gid", NOBODY, "--disable-userns"]
-        options += ["--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv"]
+        namespaces, user = _namespaces_and_user()
+        options = [TOOL, *namespaces, "--die-with-parent", "--new-session", "--clearenv"]
         options += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-        options += ["--size", str(self.limits.scratch_mb * MEGABYTE), "--tmpfs", "/tmp"]
+        options += ["--perms", "1777", "--size", str(self.limits.scratch_mb * MEGABYTE), "--tmpfs", "/tmp"]
         options += self._hiding()
-        options += ["--ro-bind", str(cells_file), INSIDE_CELLS, "--dir", INSIDE_HOME, "--chdir", "/tmp"]
+        options += ["--ro-bind", str(cells_file), INSIDE_CELLS, "--perms", "0777", "--dir", INSIDE_HOME]
+        options += ["--chdir", "/tmp"]
         for name, value in self.environment(INSIDE_HOME).items():
             options += ["--setenv", name, value]
-        return [*options, "--", *python], {}, None
+        return [*options, "--", *user, *python], {}, None
 
     def cells_path(self, cells_file: Path) -> str:
         """Where the runner finds the scratch copy."""
         return INSIDE_CELLS if self.enabled else str(cells_file)
+
+    def _preexec(self):
+        return partial(self.limits.apply, self.enabled and os.geteuid() == 0)
 
     def start(self, cells_file: Path, request: dict, log: Path) -> RunnerProcess:
         """Start a runner on the scratch copy `cells_file` and send it `request`."""
@@ -172,7 +206,7 @@ class Sandbox:
                 stderr=errors,
                 env=environment,
                 cwd=cwd,
-                preexec_fn=self.limits.apply,
+                preexec_fn=self._preexec(),
                 start_new_session=True,
             )
         runner = RunnerProcess(process, self.limits.output_mb * MEGABYTE)
@@ -188,10 +222,12 @@ def probe(sandbox: Sandbox) -> None:
     """SandboxUnavailable unless bubblewrap can start Python here (with the options the grader uses)."""
     if shutil.which(TOOL) is None:
         raise SandboxUnavailable(f"{TOOL} is not installed (Debian/Ubuntu: apt-get install bubblewrap)")
+    if os.geteuid() == 0 and shutil.which("setpriv") is None:
+        raise SandboxUnavailable("setpriv (util-linux) is needed to run the sandbox as nobody")
     command, _, _ = sandbox.command(Path(os.devnull))
-    command = command[: command.index("--")] + ["--", sys.executable, "-I", "-c", "import sudoku_course"]
+    command = command[: -len(RUNNER_ARGUMENTS)] + ["-I", "-c", "import sudoku_course.teaching.grading.runner"]
     try:
-        result = subprocess.run(command, capture_output=True, timeout=60, env={}, check=False)
+        result = subprocess.run(command, capture_output=True, timeout=60, env={}, preexec_fn=sandbox._preexec())
     except (OSError, subprocess.TimeoutExpired) as error:
         raise SandboxUnavailable(f"{TOOL} does not start: {error}") from error
     if result.returncode != 0:
