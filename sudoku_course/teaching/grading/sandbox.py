@@ -33,6 +33,7 @@ import os
 import resource
 import select
 import shutil
+import stat
 import subprocess
 import sys
 import time
@@ -151,10 +152,16 @@ class Sandbox:
     def _hiding(self) -> list[str]:
         """bubblewrap options hiding each hidden path, putting the kept paths back, and making it all read-only."""
         kept = kept_paths()
-        hidden = sorted({Path(p).resolve() for p in self.hidden if os.path.lexists(p)}, key=lambda p: len(p.parts))
+        hidden = {Path(p).resolve() for p in self.hidden if os.path.lexists(p)}
+        if os.geteuid() == 0:  # a folder nobody cannot walk through, on the way to a kept path: hidden, and rebuilt
+            hidden |= {folder for path in kept for folder in path.parents if not os.stat(folder).st_mode & stat.S_IXOTH}
+        hidden = sorted(hidden, key=lambda p: len(p.parts))
         hidden = [p for p in hidden if not any(_inside(Path(system), p) for system in SYSTEM_PATHS)]
         folders = [p for p in hidden if p.is_dir()]
-        options = [option for path in hidden for option in _hide(path, path in folders)]
+        covered = {p for p in hidden if any(_inside(p, f) and p != f for f in folders)}  # hidden with a parent
+        hidden = [p for p in hidden if p not in covered or any(_inside(p, k) for k in kept)]
+        folders = [p for p in folders if p in hidden]
+        options = [option for path in hidden if path not in covered for option in _hide(path, path in folders)]
         for path in kept:
             holder = next((folder for folder in folders if _inside(path, folder)), None)
             if holder is None:
