@@ -12,7 +12,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from sudoku_course.teaching.exercises import Exercise, exercise
 from sudoku_course.teaching.exercises.common import calling
-from sudoku_course.teaching.grading.program import CodeCell, answers_used, code_cells, definitions, value_cells
+from sudoku_course.teaching.grading.program import CodeCell, answers_used, definitions, value_cells
 from sudoku_course.teaching.grading.reading import (
     MAX_NOTEBOOK_BYTES,
     Rejected,
@@ -98,12 +98,18 @@ VALID = exercise("is_valid_solution")
         ),
         (
             BOX,
-            ["import sudoku_course.teaching.exercises.lesson00 as ref", "def box_index(r, c, b=3):\n    return ref.box_index(r, c, b)"],
+            [
+                "import sudoku_course.teaching.exercises.lesson00 as ref",
+                "def box_index(r, c, b=3):\n    return ref.box_index(r, c, b)",
+            ],
             ["sudoku_course.teaching.exercises"],
         ),
         (
             BOX,
-            ["from sudoku_course.teaching.checks import *", "def box_index(r, c, b=3):\n    return exercise('box_index')"],
+            [
+                "from sudoku_course.teaching.checks import *",
+                "def box_index(r, c, b=3):\n    return exercise('box_index')",
+            ],
             ["sudoku_course.teaching.checks"],
         ),
         (
@@ -123,7 +129,10 @@ VALID = exercise("is_valid_solution")
         ),
         (
             exercise("linear_cooling"),
-            ["import numpy as np", "def linear_cooling(t0, t_min, steps):\n    return list(np.linspace(t0, t_min, steps))"],
+            [
+                "import numpy as np",
+                "def linear_cooling(t0, t_min, steps):\n    return list(np.linspace(t0, t_min, steps))",
+            ],
             ["numpy.linspace"],
         ),
         (
@@ -150,7 +159,9 @@ def test_the_solutions_use_no_answer():
 
 # ------------------------------------------------------------ reading files
 def demo_notebook() -> nbformat.NotebookNode:
-    return new_notebook(cells=[new_markdown_cell("# titre"), new_code_cell("x = 1"), new_code_cell("def f():\n    pass")])
+    return new_notebook(
+        cells=[new_markdown_cell("# titre"), new_code_cell("x = 1"), new_code_cell("def f():\n    pass")]
+    )
 
 
 def test_every_nbformat_version_is_read_by_position():

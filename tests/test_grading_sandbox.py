@@ -149,7 +149,9 @@ def test_no_network_no_grader_processes_and_a_cleared_environment(bubblewrap, se
 
 def test_memory_is_limited_and_a_case_that_runs_out_costs_itself_only(bubblewrap, tmp_path):
     sandbox = Sandbox(limits=Limits(memory_mb=1024))
-    outcome = run_probe("def box_index(row, col, box_size=3):\n    return len(bytearray(3 << 30))", sandbox, tmp_path)[-1]
+    outcome = run_probe("def box_index(row, col, box_size=3):\n    return len(bytearray(3 << 30))", sandbox, tmp_path)[
+        -1
+    ]
     assert outcome.kind == ERROR and outcome.error == "MemoryError"
 
 
@@ -203,4 +205,6 @@ def test_answers_that_break_the_protocol_are_crashes():
     assert parse_message(b'{"step": 4, "kind": "value", "value": 1}', 3).kind == CRASH
     assert parse_message(b'{"step": 3, "kind": "value", "value": NaN}', 3).kind == CRASH
     assert parse_message(b"[" * 100_000, 3).kind == CRASH
-    assert parse_message(b'{"step": 3, "kind": "error", "error": "ValueError", "message": "m"}', 3).error == "ValueError"
+    assert (
+        parse_message(b'{"step": 3, "kind": "error", "error": "ValueError", "message": "m"}', 3).error == "ValueError"
+    )
