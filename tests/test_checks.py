@@ -181,3 +181,21 @@ def test_legacy_run_check_runs_argument_cases_in_a_child():
     report = run_check("double", lambda x: sum(itertools.count()) if x == 0 else 2 * x, cases, time_limit=0.5)
     assert verdicts(report) == [PASSED, TOO_SLOW]
     assert run_check("double", stub, cases).stub
+
+
+def test_plain_turns_subclasses_with_their_own_equality_into_plain_values():
+    class Word(str):
+        def __eq__(self, other):
+            return True
+
+        __hash__ = str.__hash__
+
+    class Number(int):
+        def __eq__(self, other):
+            return True
+
+        __hash__ = int.__hash__
+
+    assert type(plain(Word("x"))) is str and type(plain(Number(3))) is int
+    assert type(plain({"k": [Word("y")]})["k"][0]) is str
+    assert evaluate(DOUBLE, [lambda x: Number(0)]).passed == 1  # only x = 0, whose double is 0

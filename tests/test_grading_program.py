@@ -220,3 +220,35 @@ def test_links_folders_and_huge_files_are_rejected_and_unknown_names_reported(tm
 
 def test_case_calls_used_by_the_runner_return_plain_data():
     assert calling(2, 3)(lambda a, b: (a, b)) == [2, 3]
+
+
+# ------------------------------------------------------------ the runner, in this process
+def test_the_runner_runs_definitions_value_cells_then_cases(monkeypatch, tmp_path):
+    from sudoku_course.teaching.exercises import REGISTRY, Case, plain
+    from sudoku_course.teaching.grading.runner import serve
+
+    item = Exercise(
+        "value_demo",
+        "99-demo",
+        ("total", "double"),
+        (10, lambda x: 2 * x),
+        lambda seed: [Case("la somme, doublée", lambda total, double: plain(double(total)))],
+        cells=("answer",),
+    )
+    monkeypatch.setitem(REGISTRY, item.name, item)
+    cells = [
+        CodeCell(0, "parameters", ("parameters",), "N = 5"),
+        CodeCell(1, "answer", (), "total = sum(range(N))\nprint(total)"),
+        CodeCell(2, "exercise", (), "def double(x):\n    return 2 * x\n\ndouble(1 / 0)"),
+        CodeCell(3, "broken", (), "def missing(:"),
+    ]
+    (tmp_path / "cells.json").write_text(json.dumps([c.as_dict() for c in cells]), encoding="utf-8")
+    steps = [["setup"], ["chunk", 0], ["chunk", 1], ["cells", "value_demo"], ["case", "value_demo", 0]]
+    steps.append(["case", "box_index", 0])
+    lines: list[bytes] = []
+    serve({"cells": str(tmp_path / "cells.json"), "seed": None, "steps": steps}, lines.append)
+    answers = [json.loads(line) for line in lines]
+    assert [answer["step"] for answer in answers] == list(range(len(steps)))
+    assert answers[4] == {"step": 4, "kind": "value", "value": 20}
+    assert answers[5]["kind"] == "error" and answers[5]["error"] == "MissingDefinition"
+    assert answers[5]["message"] == "box_index"
