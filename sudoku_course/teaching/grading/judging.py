@@ -108,6 +108,9 @@ class _Plan:
             self.pending += [("case", item.name, index) for index in range(len(self.cases[item.name]))]
         self.skipped: set[int] = set()
         self.outcomes: dict[tuple[str, int], Outcome] = {}
+        self.lost: set[str] = set()
+        """TIMED_OUT and CRASHED, when a definition, value cells or the whole notebook hit them."""
+        self.problem = ""
         self.notes: list[str] = [
             f"la cellule {cell.index + 1} n'est pas du Python valide : ses définitions sont ignorées"
             for cell in unreadable_cells(cells)
@@ -133,12 +136,14 @@ class _Plan:
     def receive(self, step: tuple, outcome: Outcome) -> bool:
         """Record the outcome of `step`; True if the runner must be restarted (a late or killed step)."""
         lost = outcome.kind in (TIMEOUT, CRASH)
+        if lost and step[0] != "case":
+            self.lost.add(TIMED_OUT if outcome.kind == TIMEOUT else CRASHED)
         kind = step[0]
         if kind == "setup":
             if outcome.kind != VALUE:
-                self.give_up(
-                    Outcome(CRASH, error="préparation"), "le notebook n'a pas pu être préparé pour la correction"
-                )
+                self.lost.add(CRASHED)
+                reason = Outcome(ERROR, error="Correction impossible", message="le notebook n'a pas pu être chargé")
+                self.give_up(reason, "le notebook n'a pas pu être préparé pour la correction")
             return outcome.kind != VALUE
         if kind == "chunk":
             where = self.chunks[step[1]].where
@@ -179,6 +184,7 @@ def run_plan(plan: _Plan, cells: list[CodeCell], seed: int | None, sandbox: Sand
             budget = plan.settings.notebook_limit - (time.monotonic() - started)
             if budget <= 0:
                 limit = french(plan.settings.notebook_limit)
+                plan.lost.add(TIMED_OUT)
                 plan.give_up(
                     Outcome(TIMEOUT), f"temps total du notebook ({limit} s) dépassé : la suite n'a pas été corrigée"
                 )
@@ -193,6 +199,8 @@ def run_plan(plan: _Plan, cells: list[CodeCell], seed: int | None, sandbox: Sand
                         break
             finally:
                 runner.stop()
+        if plan.lost and log.exists():
+            plan.problem = log.read_text(encoding="utf-8", errors="replace")[-300:].strip()
 
 
 # ------------------------------------------------------------ judging
@@ -201,7 +209,7 @@ def _missing(case_label: str, outcome: Outcome) -> CaseResult:
     return CaseResult(case_label, ERRORED, f"{names} : introuvable dans le notebook (pas de définition qui s'exécute)")
 
 
-def judge_exercise(item: Exercise, cells: list[CodeCell], seed: int | None, plan: _Plan) -> ExerciseResult:
+def judge_exercise(item: Exercise, cells: list[CodeCell], plan: _Plan) -> ExerciseResult:
     """Verdicts, points and status of one exercise from the outcomes the runner gave."""
     cases = plan.cases[item.name]
     outcomes = [plan.outcomes.get((item.name, index), Outcome(TIMEOUT)) for index in range(len(cases))]
@@ -243,9 +251,8 @@ def grade_cells(
     items = [exercise(name) for name in names]
     plan = _Plan(cells, items, seed, settings)
     run_plan(plan, cells, seed, sandbox)
-    exercises = [judge_exercise(item, cells, seed, plan) for item in items]
-    statuses = {item.status for item in exercises}
+    exercises = [judge_exercise(item, cells, plan) for item in items]
+    statuses = {item.status for item in exercises} | plan.lost
     status = next((s for s in (CRASHED, TIMED_OUT) if s in statuses), OK)
-    if any("temps accordé" in note or "temps total" in note for note in plan.notes):
-        status = TIMED_OUT
-    return NotebookResult(student, lesson, status, exercises, [*plan.notes, *notes])
+    problem = f"runner: {plan.problem}" if plan.problem else ""
+    return NotebookResult(student, lesson, status, exercises, [*plan.notes, *notes], problem)
