@@ -153,7 +153,7 @@ STATUS_SENTENCES = {
 }
 
 
-def _exercise_sentence(item: ExerciseResult, result: NotebookResult) -> str:
+def _exercise_sentence(item: ExerciseResult) -> str:
     if item.status == FLAGGED:
         names = ", ".join(item.answers_used)
         return (
@@ -161,7 +161,7 @@ def _exercise_sentence(item: ExerciseResult, result: NotebookResult) -> str:
             "L'exercice demande d'écrire la vôtre."
         )
     if item.status in (INVALID, REJECTED):
-        return f"Notebook non corrigé : {result.problem}."
+        return "Notebook non corrigé : voir les remarques ci-dessus. Aucun point pour cet exercice."
     sentence = STATUS_SENTENCES.get(item.status, "")
     return f"{item.passed} cas réussis sur {item.total}. {sentence}".strip() if item.cases else sentence
 
@@ -189,7 +189,7 @@ def feedback_html(result: NotebookResult) -> str:
         parts.append(f'<h2>Remarques sur le notebook</h2><ul class="note">{notes}</ul>')
     for item in result.exercises:
         heading = f"{item.name} : {french(item.points)} / {french(item.max_points)} points"
-        parts.append(f"<h2>{html.escape(heading)}</h2><p>{html.escape(_exercise_sentence(item, result))}</p>")
+        parts.append(f"<h2>{html.escape(heading)}</h2><p>{html.escape(_exercise_sentence(item))}</p>")
         parts.append(_cases_table(item))
     body = "\n".join(parts)
     return (

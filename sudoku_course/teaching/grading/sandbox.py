@@ -149,33 +149,32 @@ class Sandbox:
         )
         return variables
 
-    def _hiding(self) -> list[str]:
-        """bubblewrap options hiding each hidden path, putting the kept paths back, and making it all read-only."""
-        kept = kept_paths()
+    def _hidden_paths(self, kept: tuple[Path, ...]) -> list[Path]:
+        """The paths to hide, outermost first; never a system folder nor one holding it."""
         hidden = {Path(p).resolve() for p in self.hidden if os.path.lexists(p)}
-        if os.geteuid() == 0:  # a folder nobody cannot walk through, on the way to a kept path: hidden, and rebuilt
+        if os.geteuid() == 0:  # folders nobody cannot walk through on the way to a kept path: hidden, then rebuilt
             hidden |= {folder for path in kept for folder in path.parents if not os.stat(folder).st_mode & stat.S_IXOTH}
-        hidden = sorted(hidden, key=lambda p: len(p.parts))
-        hidden = [p for p in hidden if not any(_inside(Path(system), p) for system in SYSTEM_PATHS)]
-        folders = [p for p in hidden if p.is_dir()]
-        covered = {p for p in hidden if any(_inside(p, f) and p != f for f in folders)}  # hidden with a parent
-        hidden = [p for p in hidden if p not in covered or any(_inside(p, k) for k in kept)]
-        folders = [p for p in folders if p in hidden]
-        options = [option for path in hidden if path not in covered for option in _hide(path, path in folders)]
+        hidden = {p for p in hidden if not any(_inside(Path(system), p) for system in SYSTEM_PATHS)}
+        return sorted(hidden, key=lambda p: len(p.parts))
+
+    def _hiding(self) -> list[str]:
+        """bubblewrap options hiding the hidden paths, putting the kept paths back, and making it all read-only."""
+        kept = kept_paths()
+        hidden = self._hidden_paths(kept)
+        folders = {p for p in hidden if p.is_dir()}
+        outer = [p for p in hidden if not any(_inside(p, f) and p != f for f in folders)]
+        inner = [p for p in hidden if p not in outer and any(_inside(p, k) for k in kept)]  # inside what comes back
+        options = [option for path in outer for option in _hide(path, path in folders)]
         for path in kept:
-            holder = next((folder for folder in folders if _inside(path, folder)), None)
+            holder = next((folder for folder in outer if folder in folders and _inside(path, folder)), None)
             if holder is None:
                 continue
-            for parent in reversed(path.parents):  # folders a root grader's runner (nobody) can walk through
+            for parent in reversed(path.parents):  # folders that a root grader's runner (nobody) can walk through
                 if holder in parent.parents:
                     options += ["--perms", "0755", "--dir", str(parent)]
             options += ["--ro-bind", str(path), str(path)]
-        for path in hidden:  # hidden again if a kept path holds it
-            if any(_inside(path, k) and path != k for k in kept):
-                options += _hide(path, path in folders)
-        for folder in folders:
-            options += ["--remount-ro", str(folder)]
-        return options
+        options += [option for path in inner for option in _hide(path, path in folders)]
+        return options + [option for path in outer + inner if path in folders for option in ("--remount-ro", str(path))]
 
     def command(self, cells_file: Path) -> tuple[list[str], dict[str, str], Path | None]:
         """The command starting the runner on `cells_file`, its environment and working folder."""
