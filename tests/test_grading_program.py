@@ -243,8 +243,8 @@ def test_the_runner_runs_definitions_value_cells_then_cases(monkeypatch, tmp_pat
         CodeCell(3, "broken", (), "def missing(:"),
     ]
     (tmp_path / "cells.json").write_text(json.dumps([c.as_dict() for c in cells]), encoding="utf-8")
-    steps = [["setup"], ["chunk", 0], ["chunk", 1], ["cells", "value_demo"], ["case", "value_demo", 0]]
-    steps.append(["case", "box_index", 0])
+    steps = [["setup"], ["chunk", 0], ["chunk", 1], ["cells", "value_demo"], ["case", "value_demo", 0, 5]]
+    steps.append(["case", "box_index", 0, 5])
     lines: list[bytes] = []
     serve({"cells": str(tmp_path / "cells.json"), "seed": None, "steps": steps}, lines.append)
     answers = [json.loads(line) for line in lines]

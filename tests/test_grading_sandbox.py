@@ -29,7 +29,9 @@ def bubblewrap():
         pytest.skip("bubblewrap is missing (apt-get install bubblewrap)")
 
 
-def run_probe(body: str, sandbox: Sandbox, tmp_path: Path, *, time_limit: float = 60) -> list[Outcome]:
+def run_probe(
+    body: str, sandbox: Sandbox, tmp_path: Path, *, time_limit: float = 60, case_limit: float = 30
+) -> list[Outcome]:
     """Outcomes of: setup, the definitions of `body` (one chunk per statement), then case 0 of box_index."""
     source = textwrap.dedent(body)
     cells = [CodeCell(0, "probe", (), source)]
@@ -37,7 +39,7 @@ def run_probe(body: str, sandbox: Sandbox, tmp_path: Path, *, time_limit: float 
     cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
     cells_file.chmod(0o644)
     tmp_path.chmod(0o711)
-    steps = [["setup"], *(["chunk", j] for j in range(len(definitions(cells)))), ["case", "box_index", 0]]
+    steps = [["setup"], *(["chunk", j] for j in range(len(definitions(cells)))), ["case", "box_index", 0, case_limit]]
     runner = sandbox.start(cells_file, {"seed": None, "steps": steps}, tmp_path / "log")
     try:
         return [runner.answer(index, time_limit) for index in range(len(steps))]
@@ -155,14 +157,29 @@ def test_memory_is_limited_and_a_case_that_runs_out_costs_itself_only(bubblewrap
     assert outcome.kind == ERROR and outcome.error == "MemoryError"
 
 
-def test_an_endless_loop_in_c_is_stopped_by_the_grader(bubblewrap, tmp_path):
-    outcomes = run_probe(
-        "import itertools\ndef box_index(row, col, box_size=3):\n    return sum(itertools.count())",
-        Sandbox(),
-        tmp_path,
-        time_limit=2,
-    )
+def test_an_endless_loop_in_c_is_stopped_by_the_runner_in_a_case_and_by_the_grader_elsewhere(bubblewrap, tmp_path):
+    loop = "import itertools\ndef box_index(row, col, box_size=3):\n    return sum(itertools.count())"
+    outcomes = run_probe(loop, Sandbox(), tmp_path, time_limit=10, case_limit=1)
     assert [outcome.kind for outcome in outcomes] == [VALUE, VALUE, VALUE, TIMEOUT]
+    at_definition = "import itertools\ndef box_index(row, col, box_size=sum(itertools.count())):\n    return 0"
+    outcomes = run_probe(at_definition, Sandbox(), tmp_path, time_limit=2)
+    assert [outcome.kind for outcome in outcomes[:3]] == [VALUE, VALUE, TIMEOUT]  # the grader gave up on the runner
+
+
+def test_a_case_that_kills_python_costs_that_case_only(bubblewrap, tmp_path):
+    cells = [CodeCell(0, "probe", (), "import os\ndef box_index(row, col, box_size=3):\n    os._exit(3)")]
+    cells_file = tmp_path / "submission.json"
+    cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
+    cells_file.chmod(0o644)
+    tmp_path.chmod(0o711)
+    steps = [["setup"], ["chunk", 0], ["chunk", 1], ["case", "box_index", 0, 5], ["case", "box_index", 1, 5]]
+    runner = Sandbox().start(cells_file, {"seed": None, "steps": steps}, tmp_path / "log")
+    try:
+        outcomes = [runner.answer(index, 30) for index in range(len(steps))]
+    finally:
+        runner.stop()
+    assert [outcome.kind for outcome in outcomes[3:]] == [CRASH, CRASH] and outcomes[3].error == "3"
+    assert not runner.lost
 
 
 def test_what_the_student_prints_never_reaches_the_grader(bubblewrap, tmp_path):
@@ -200,11 +217,11 @@ def test_a_flood_on_the_answer_channel_is_a_crash_of_that_step(bubblewrap, tmp_p
     assert outcomes[-1].kind == CRASH
 
 
-def test_answers_that_break_the_protocol_are_crashes():
+def test_answers_that_break_the_protocol_are_refused():
     assert parse_message(b'{"step": 3, "kind": "value", "value": [1, 2]}', 3) == Outcome(VALUE, [1, 2])
-    assert parse_message(b'{"step": 4, "kind": "value", "value": 1}', 3).kind == CRASH
-    assert parse_message(b'{"step": 3, "kind": "value", "value": NaN}', 3).kind == CRASH
-    assert parse_message(b"[" * 100_000, 3).kind == CRASH
-    assert (
-        parse_message(b'{"step": 3, "kind": "error", "error": "ValueError", "message": "m"}', 3).error == "ValueError"
-    )
+    assert parse_message(b'{"step": 3, "kind": "timeout", "error": "", "message": ""}', 3) == Outcome(TIMEOUT)
+    assert parse_message(b'{"step": 4, "kind": "value", "value": 1}', 3) is None
+    assert parse_message(b'{"step": 3, "kind": "value", "value": NaN}', 3) is None
+    assert parse_message(b"[" * 100_000, 3) is None
+    answer = parse_message(b'{"step": 3, "kind": "error", "error": "ValueError", "message": "m"}', 3)
+    assert answer == Outcome(ERROR, error="ValueError", message="m")

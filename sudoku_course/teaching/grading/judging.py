@@ -5,10 +5,12 @@ grader's process: the time limits, the restarts, the reference outputs
 (`Case.call(*references)`), the verdicts (`checks.case_verdict`), the
 answers scan and the points.
 
-A step that is late (an endless loop, even in C) or that kills its process
-costs itself only: the process is killed, and a fresh one loads the
-definitions again (without the definition at fault, if it was one) and goes
-on with the next step. The notebook as a whole is bounded too
+A case runs in a child of the runner, stopped by the runner at its time
+limit: an endless loop (even in C) or a crash costs that case only. A step
+that is late anyway, or that kills the runner (a definition that loops, a
+runner that stops answering), costs itself only too: the runner is killed,
+and a fresh one loads the definitions again (without the definition at
+fault, if it was one) and goes on with the next step. The notebook as a whole is bounded too
 (`Settings.notebook_limit`): what is left when it is spent counts as too slow.
 """
 
@@ -31,6 +33,7 @@ from .sandbox import Sandbox
 # Status of a notebook, or of one exercise in it.
 OK, TIMED_OUT, CRASHED, NOT_DONE, FLAGGED = "ok", "timeout", "crash", "not-done", "flagged"
 INVALID, MISSING, REJECTED = "invalid-notebook", "missing", "rejected"
+CASE_SLACK = 3.0  # seconds the grader waits beyond a case's limit, which the runner enforces itself
 
 
 @dataclass(frozen=True)
@@ -120,9 +123,18 @@ class _Plan:
         chunks = [("chunk", index) for index in range(len(self.chunks)) if index not in self.skipped]
         return [("setup",), *chunks, *self.pending]
 
+    def case_limit(self, name: str) -> float:
+        """Seconds a case of exercise `name` may take (the runner stops it then)."""
+        return self.items[name].time_limit * self.settings.time_factor
+
+    def request(self, step: tuple) -> list:
+        """The step as the runner reads it: a case carries its time limit."""
+        return [*step, self.case_limit(step[1])] if step[0] == "case" else list(step)
+
     def limit(self, step: tuple) -> float:
+        """Seconds the grader waits for the runner's answer to `step`."""
         if step[0] == "case":
-            return self.items[step[1]].time_limit * self.settings.time_factor
+            return self.case_limit(step[1]) + CASE_SLACK
         return self.settings.cells_limit if step[0] == "cells" else self.settings.definition_limit
 
     def give_up(self, outcome: Outcome, note: str) -> None:
@@ -133,9 +145,8 @@ class _Plan:
         self.pending = []
         self.notes.append(note)
 
-    def receive(self, step: tuple, outcome: Outcome) -> bool:
-        """Record the outcome of `step`; True if the runner must be restarted (a late or killed step)."""
-        lost = outcome.kind in (TIMEOUT, CRASH)
+    def receive(self, step: tuple, outcome: Outcome, lost: bool) -> bool:
+        """Record the outcome of `step`; True if the runner must be restarted (`lost`: it was late or died)."""
         if lost and step[0] != "case":
             self.lost.add(TIMED_OUT if outcome.kind == TIMEOUT else CRASHED)
         kind = step[0]
@@ -190,12 +201,12 @@ def run_plan(plan: _Plan, cells: list[CodeCell], seed: int | None, sandbox: Sand
                 )
                 break
             steps = plan.steps()
-            runner = sandbox.start(cells_file, {"seed": seed, "steps": [list(step) for step in steps]}, log)
+            runner = sandbox.start(cells_file, {"seed": seed, "steps": [plan.request(step) for step in steps]}, log)
             try:
                 for index, step in enumerate(steps):
                     budget = plan.settings.notebook_limit - (time.monotonic() - started)
                     outcome = runner.answer(index, max(0.0, min(plan.limit(step), budget)))
-                    if plan.receive(step, outcome):
+                    if plan.receive(step, outcome, runner.lost):
                         break
             finally:
                 runner.stop()

@@ -4,21 +4,26 @@
 its standard input:
 
     {"cells": "/tmp/submission.json", "seed": 1234, "steps": [["setup"], ["chunk", 0], ...,
-     ["cells", "verdicts"], ["case", "box_index", 0], ...]}
+     ["cells", "verdicts"], ["case", "box_index", 0, 4.0], ...]}
 
 `cells` is the scratch copy of the submission's code cells (see
 `program.CodeCell`), `seed` the student's seed for the hidden cases (null:
 the public cases). Then it silences the standard streams (what the student's
 code prints is dropped) and runs the steps in order, writing one JSON line
 per step on the original standard output: `{"step": k, "kind": "value",
-"value": ...}` or `{"step": k, "kind": "error", "error": "TypeName",
-"message": "..."}`.
+"value": ...}`, or `{"step": k, "kind": "error", "error": "TypeName",
+"message": "..."}` (also "timeout" and "crash" for a case).
 
 - `setup`: read the cells, build the cases of every exercise the request names;
 - `chunk j`: run the j-th definition of the submission (`program.definitions`);
 - `cells name`: run the cells of a value exercise (`program.value_cells`);
-- `case name i`: call case i of the exercise on the functions (or values) the
-  submission defined under the exercise's names; its plain output is the value.
+- `case name i limit`: call case i of the exercise on the functions (or
+  values) the submission defined under the exercise's names, in a child
+  forked for that case (`isolation.run_call`) and stopped after `limit`
+  seconds; its plain output is the value, or `{"kind": "timeout"}` and
+  `{"kind": "crash", "error": exit code}`. So a case that loops (even in C)
+  or kills Python costs that case only, and every case starts from the
+  state the definitions left, without loading them again.
 
 Nothing here decides a verdict: the grader, in its own process, times every
 step, kills this process when a step is late, and judges the outputs.
@@ -34,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from ..exercises import exercise
-from ..isolation import ERROR, VALUE, Outcome, run_here
+from ..isolation import ERROR, VALUE, Outcome, run_call, run_here
 from .program import COMPILE_FLAGS, CodeCell, definitions, parse, value_cells
 
 MISSING_DEFINITION = "MissingDefinition"
@@ -78,12 +83,9 @@ class Runner:
             missing = [f for f in exercise(arguments[0]).functions if f not in self.namespace]
             if missing:
                 return Outcome(ERROR, error=MISSING_DEFINITION, message=", ".join(missing))
-        action: Callable[..., Any] = {
-            "setup": self.setup,
-            "chunk": self.run_chunk,
-            "cells": self.run_cells,
-            "case": self.call_case,
-        }[kind]
+            name, index, limit = arguments
+            return run_call(lambda: self.call_case(name, index), limit)
+        action: Callable[..., Any] = {"setup": self.setup, "chunk": self.run_chunk, "cells": self.run_cells}[kind]
         return run_here(lambda: action(*arguments))
 
 
@@ -94,7 +96,7 @@ def message(index: int, outcome: Outcome) -> bytes:
             return (json.dumps({"step": index, "kind": VALUE, "value": outcome.value}, allow_nan=False) + "\n").encode()
         except (TypeError, ValueError, RecursionError) as error:
             outcome = Outcome(ERROR, error="NotPlainError", message=f"not plain data: {type(error).__name__}")
-    answer = {"step": index, "kind": ERROR, "error": str(outcome.error), "message": str(outcome.message)}
+    answer = {"step": index, "kind": outcome.kind, "error": str(outcome.error), "message": str(outcome.message)}
     return (json.dumps(answer) + "\n").encode()
 
 

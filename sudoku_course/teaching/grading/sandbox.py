@@ -244,17 +244,17 @@ def _refuse_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON data")
 
 
-def parse_message(line: bytes, step: int) -> Outcome:
-    """The outcome that a runner's line reports for `step`; CRASH for anything else."""
+def parse_message(line: bytes, step: int) -> Outcome | None:
+    """The outcome that a runner's line reports for `step`; None if the line is no such answer."""
     try:
         data = json.loads(line, parse_constant=_refuse_constant)
     except (ValueError, RecursionError):
-        return Outcome(CRASH, error="réponse illisible")
-    if not isinstance(data, dict) or data.get("step") != step or data.get("kind") not in (VALUE, ERROR):
-        return Outcome(CRASH, error="réponse hors protocole")
+        return None
+    if not isinstance(data, dict) or data.get("step") != step or data.get("kind") not in (VALUE, ERROR, TIMEOUT, CRASH):
+        return None
     if data["kind"] == VALUE:
         return Outcome(VALUE, data.get("value"))
-    return Outcome(ERROR, error=str(data.get("error", ""))[:100], message=str(data.get("message", ""))[:200])
+    return Outcome(data["kind"], error=str(data.get("error", ""))[:100], message=str(data.get("message", ""))[:200])
 
 
 class RunnerProcess:
@@ -266,10 +266,22 @@ class RunnerProcess:
         self.received = 0
         self.buffer = b""
         self.closed = False
+        self.lost = False
+        """True once an answer came late, broken or not at all: the process must be replaced."""
         os.set_blocking(process.stdout.fileno(), False)
 
     def answer(self, step: int, time_limit: float) -> Outcome:
-        """The outcome of `step`: what the runner answered within `time_limit` seconds, TIMEOUT or CRASH."""
+        """The outcome of `step` that the runner sent within `time_limit` seconds, or TIMEOUT or CRASH
+        (then `lost` is set)."""
+        line = self._line(time_limit)
+        outcome = parse_message(line, step) if isinstance(line, bytes) else line
+        if outcome is None:
+            outcome = Outcome(CRASH, error="réponse hors protocole")
+        self.lost = self.lost or not isinstance(line, bytes) or outcome.error == "réponse hors protocole"
+        return outcome
+
+    def _line(self, time_limit: float) -> bytes | Outcome:
+        """The next line the runner sends within `time_limit` seconds, or the outcome saying why none came."""
         deadline = time.monotonic() + time_limit
         while b"\n" not in self.buffer:
             if self.closed:
@@ -290,7 +302,7 @@ class RunnerProcess:
                 return Outcome(CRASH, error="sortie trop volumineuse")
             self.buffer += data
         line, _, self.buffer = self.buffer.partition(b"\n")
-        return parse_message(line, step)
+        return line
 
     def stop(self) -> None:
         """Kill the runner and everything it started."""
