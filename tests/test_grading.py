@@ -165,7 +165,13 @@ def box_index(row: int, col: int, box_size: int = 3) -> int:
     if box_size == 2:
         return sum(itertools.count())  # a loop in C, holding the GIL
     return (row // box_size) * box_size + col // box_size"""
-    memory = """import numpy as np
+    memory = """import itertools
+import numpy as np
+@(lambda function: sum(itertools.count()))  # a decorator that never returns
+def helper():
+    pass
+class Stuck:
+    sum(itertools.count())  # nor does this class body
 def is_valid_solution(grid, puzzle=None):
     if grid.size == 4:
         return bool(np.ones(1 << 34, dtype=np.uint8).any())  # 16 GB
@@ -264,6 +270,9 @@ def graded(tmp_path_factory) -> GradedClass:
     victim.write_text("not to be overwritten", encoding="utf-8")
     (outputs / "grades.csv").symlink_to(victim)  # planted: must be replaced, not followed
     (outputs / "gradebook.csv").mkdir()  # planted: must not crash the run nor lose the rows
+    elsewhere = victim.parent / "feedback"
+    elsewhere.mkdir()
+    (outputs / "feedback").symlink_to(elsewhere, target_is_directory=True)  # planted: replaced, not followed
     before = checksums(root, PACKAGE)
     import contextlib
     import io
@@ -302,6 +311,8 @@ def test_nothing_outside_the_scratch_copies_changed(graded):
     assert graded.after == graded.before
     assert not (PACKAGE / "planted_by_a_student.py").exists()
     assert graded.victim.read_text(encoding="utf-8") == "not to be overwritten"
+    assert list((graded.victim.parent / "feedback").iterdir()) == []
+    assert (graded.outputs / "feedback").is_dir() and not (graded.outputs / "feedback").is_symlink()
     assert (graded.outputs / "grades.csv").is_file() and not (graded.outputs / "grades.csv").is_symlink()
 
 
@@ -365,6 +376,7 @@ def test_an_endless_c_loop_a_memory_bomb_and_an_exit_cost_their_own_case_only(gr
     assert points(graded, "h-loop") == (round(8 * 5 / 6, 2), 10, round(8 * 5 / 6 + 10, 2))
     assert graded.gradebook["h-loop"]["flags"] == f"timeout: {LESSON}"
     assert points(graded, "h-memory") == (8, 9, 17)
+    assert feedback(graded, "h-memory").count("a dépassé le temps accordé : elle est ignorée") == 2
     assert points(graded, "h-exit") == (round(8 * 5 / 6, 2), 10, round(8 * 5 / 6 + 10, 2))
     assert graded.gradebook["h-exit"]["flags"] == f"crash: {LESSON}"
 
