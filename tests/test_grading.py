@@ -442,7 +442,13 @@ def test_solutions_that_fail_their_own_cases_stop_the_run(tmp_path, monkeypatch)
     (tmp_path / "rendus" / "alice").mkdir(parents=True)
     shutil.copy(SOLUTION, tmp_path / "rendus" / "alice")
     monkeypatch.setenv("SUDOKU_COURSE_SECRET", "s")
-    with pytest.raises(GradingError, match="box_index"):
+    with pytest.raises(GradingError, match="box_index: 6/8 cases"):
+        grade(tmp_path / "rendus", tmp_path / "solutions", tmp_path / "grades.csv", sandboxed=False)
+    using = (
+        "def is_valid_solution(grid, puzzle=None):\n    return grid.is_solved() and puzzle is None or grid.is_solved()"
+    )
+    write_notebook(with_code(solution(), exercise_2=using), tmp_path / "solutions" / f"{LESSON}.ipynb")
+    with pytest.raises(GradingError, match="is_valid_solution uses its answer sudoku_course.grid.SudokuGrid.is_solved"):
         grade(tmp_path / "rendus", tmp_path / "solutions", tmp_path / "grades.csv", sandboxed=False)
 
 

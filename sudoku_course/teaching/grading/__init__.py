@@ -212,8 +212,9 @@ def _lessons_to_grade(masters: list[Path], students: list[Student], say: Console
     return chosen
 
 
-def _check_masters(masters: list[Master], run: Run, say: Console) -> None:
-    """Grade each solution on its public cases; GradingError unless it earns every point."""
+def _check_masters(masters: list[Master], run: Run) -> None:
+    """Grade each solution on its public cases; GradingError unless it earns every point, using no answer
+    (a solution that uses what `Exercise.answers` lists would get every honest student flagged)."""
     tasks = [
         Task(MASTER_STUDENT, m.lesson, m.cells, [e.name for e in lesson_exercises(m.lesson)], None) for m in masters
     ]
@@ -221,13 +222,15 @@ def _check_masters(masters: list[Master], run: Run, say: Console) -> None:
     for result in run_tasks(tasks, Run(run.sandbox, run.settings, run.jobs, progress=False), lambda result: None):
         for item in result.exercises:
             if item.status == FLAGGED:
-                say(f"warning: solutions/{result.lesson}: {item.name} uses {', '.join(item.answers_used)}")
+                failures.append(f"{result.lesson} {item.name} uses its answer {', '.join(item.answers_used)}")
             elif item.points != item.max_points:
                 failures.append(f"{result.lesson} {item.name}: {item.passed}/{item.total} cases, status {item.status}")
         if result.problem:
             failures.append(f"{result.lesson}: {result.problem}")
     if failures:
-        raise GradingError("the solution notebooks must pass their own cases:\n  " + "\n  ".join(failures))
+        raise GradingError(
+            "the solution notebooks must pass their own cases, without using the answers:\n  " + "\n  ".join(failures)
+        )
 
 
 def _student_tasks(
@@ -304,7 +307,7 @@ def grade(
     else:
         say(NO_SANDBOX_WARNING)
     run = Run(sandbox, settings or Settings(), max(1, jobs), progress)
-    _check_masters(masters, run, say)
+    _check_masters(masters, run)
 
     expected = ", ".join(f"{master.lesson}.ipynb" for master in masters)
     planned = [item for student in students for item in _student_tasks(student, masters, secret, expected)]
