@@ -125,7 +125,7 @@ def grade_task(task: Task, sandbox: Sandbox, settings: Settings) -> NotebookResu
     except Exception as error:  # the grader's own failure must not lose the other rows
         items = [item for item in lesson_exercises(task.lesson) if item.name in task.names]
         problem = f"grader error: {type(error).__name__}: {error}"
-        return ungraded(task.student, task.lesson, items, CRASHED, problem, task.notes)
+        return ungraded(task.student, task.lesson, items, CRASHED, problem, task.notes, task.seed)
 
 
 def run_tasks(tasks: Sequence[Task], run: Run, report: Callable[[NotebookResult], None]) -> list[NotebookResult]:
@@ -245,13 +245,14 @@ def _student_tasks(
     for master in masters:
         items = lesson_exercises(master.lesson)
         if master.lesson not in student.notebooks and student.rejected is None:
-            tasks.append(ungraded(student.name, master.lesson, items, MISSING, notes=notes))
+            tasks.append(ungraded(student.name, master.lesson, items, MISSING, notes=notes, seed=seed))
             continue
         try:
             cells = read_submission(student, master.lesson)
         except Rejected as error:
             status = INVALID if isinstance(error, Unreadable) else REJECTED
-            tasks.append(ungraded(student.name, master.lesson, items, status, str(error), (error.raison, *notes)))
+            reason = (error.raison, *notes)
+            tasks.append(ungraded(student.name, master.lesson, items, status, str(error), reason, seed))
             continue
         tasks.append(Task(student.name, master.lesson, cells, [item.name for item in items], seed, notes))
     return tasks

@@ -88,10 +88,10 @@ class NotebookResult:
 
 
 def ungraded(
-    student: str, lesson: str, items: list[Exercise], status: str, problem: str = "", notes=()
+    student: str, lesson: str, items: list[Exercise], status: str, problem: str = "", notes=(), seed: int | None = None
 ) -> NotebookResult:
-    """The result of a notebook that was not run: missing, invalid or rejected."""
-    exercises = [ExerciseResult(item.name, item.points, status, total=len(item.cases(None))) for item in items]
+    """The result of a notebook that was not run (missing, invalid or rejected): no case passed of those of `seed`."""
+    exercises = [ExerciseResult(item.name, item.points, status, total=len(item.cases(seed))) for item in items]
     return NotebookResult(student, lesson, status, exercises, list(notes), problem)
 
 
