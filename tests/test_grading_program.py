@@ -123,6 +123,16 @@ VALID = exercise("is_valid_solution")
             ["sudoku_course.teaching.exercises"],
         ),
         (
+            BOX,
+            [
+                "import sudoku_course, pathlib",
+                "def box_index(r, c, b=3):\n    folder = pathlib.Path(sudoku_course.__file__).parent\n"
+                "    exec((folder / 'teaching/exercises/lesson00.py').read_text(), space := {})\n"
+                "    return space['box_index'](r, c, b)",
+            ],
+            ["sudoku_course.teaching.exercises"],
+        ),
+        (
             exercise("partial_energy"),
             ["def partial_energy(grid):\n    from sudoku_course.cost import givens_conflicts as g\n    return g(grid)"],
             ["sudoku_course.cost.givens_conflicts"],

@@ -298,6 +298,11 @@ def _exercise_code(statements: Sequence[ast.stmt], item: Exercise, extra: Iterab
     return code
 
 
+def _as_path(package: str) -> str:
+    """`sudoku_course.teaching.exercises` -> `teaching/exercises`."""
+    return package.replace(".", "/").partition("/")[2]
+
+
 def _uses(node: ast.AST, aliases: _Aliases, answers: Answers) -> Iterator[str]:
     for child in ast.walk(node):
         if isinstance(child, (ast.Import, ast.ImportFrom)):
@@ -311,7 +316,8 @@ def _uses(node: ast.AST, aliases: _Aliases, answers: Answers) -> Iterator[str]:
                 yield next(name for name in answers.dotted if name.endswith("." + child.attr))
         elif isinstance(child, ast.Constant) and isinstance(child.value, str):
             text = child.value
-            yield from (name for name in TEACHING_PACKAGES if name in text)
+            # a dotted name, or a path to the package's files (`teaching/exercises/lesson00.py`)
+            yield from (name for name in TEACHING_PACKAGES if name in text or _as_path(name) in text)
             yield from (name for name in answers.dotted if name in text)
             if text in answers.words:
                 yield next(name for name in answers.dotted if name.rpartition(".")[2] == text)
