@@ -23,41 +23,24 @@ runs top to bottom. With `SUDOKU_COURSE_STRICT=1` (solutions in CI), or
 `strict=True`, a check that is not fully passed raises `AssertionError`.
 
 In a solution notebook, a cell that calls a check is tagged `check` and holds
-its own import; the grader puts these cells back from the solutions.
+its own import. The grader (`sudoku_course.teaching.grading`) does not run
+these cells: it calls the same cases on the submission's functions in a
+sandbox and judges their plain outputs with `case_verdict`, in its own process.
 
 Legacy: the lessons not yet migrated to the registry (01, 03, 04) keep their
 `check_*` functions built on `run_check` with argument cases (`ArgsCase`,
 exported as `Case`, and the judges `returns`, `returns_bool`); they run in
 the same child processes. This part goes when those lessons are migrated.
-
-Grading record and its threat model. When the grader runs a submission it
-sets `SUDOKU_COURSE_GRADING_KEYFILE` (a file holding a secret key drawn for
-this one run) and `SUDOKU_COURSE_GRADING_RECORD` (a file). Importing this
-module takes both variables out of the environment, reads the key and deletes
-the key file; the grader imports this module in a first cell it adds before
-any student code. Every check then appends to the record one JSON line with
-its name, passed and total, signed with an HMAC-SHA256 of that content under
-the key. The grader keeps only the lines whose HMAC verifies. So a `print`
-that imitates a result, a line written by hand into the record, or a record
-copied from another run is rejected. This is not a sandbox: student code runs
-in the same process and can read the key from this module's memory, replace
-the check functions, or call `run_check` with cases of its own. The record
-stops casual forgery; a determined student can still cheat, which is why a
-grader also reads the submitted code (`make diff`).
 """
 
 from __future__ import annotations
 
 import copy
-import hashlib
-import hmac
 import html
-import json
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -70,8 +53,6 @@ from .isolation import CRASH, TIMEOUT, VALUE, Outcome, run_calls
 from .output import show
 
 STRICT_ENV = "SUDOKU_COURSE_STRICT"
-KEY_FILE_ENV = "SUDOKU_COURSE_GRADING_KEYFILE"
-RECORD_ENV = "SUDOKU_COURSE_GRADING_RECORD"
 DEFAULT_TIME_LIMIT = 2.0  # seconds per case
 DETAIL_LENGTH = 300  # characters of a verdict's explanation, at most
 
@@ -196,6 +177,13 @@ def _run_case(case: ExerciseCase, functions: Sequence[Callable]) -> Any:
     return case.call(*functions)
 
 
+def case_verdict(case: ExerciseCase, outcome: Outcome, references: Sequence[Callable], time_limit: float) -> CaseResult:
+    """The verdict on one case from the outcome of the student's call (a value, an error, a timeout, a crash)."""
+    if outcome.kind != VALUE:
+        return _unfinished(outcome, case.label, time_limit)
+    return _verdict(case, outcome.value, references)
+
+
 def evaluate(item: Exercise, functions: Sequence[Callable], seed: int | None = None) -> CheckReport:
     """Run the cases of `item` (public when seed is None, hidden otherwise) on `functions`; never raises."""
     cases = item.cases(seed)
@@ -204,10 +192,7 @@ def evaluate(item: Exercise, functions: Sequence[Callable], seed: int | None = N
     for case, outcome in zip(cases, run_calls(calls, item.time_limit), strict=False):
         if outcome.not_implemented:
             return CheckReport(item.name, len(cases), [], stub=True)
-        if outcome.kind != VALUE:
-            details.append(_unfinished(outcome, case.label, item.time_limit))
-        else:
-            details.append(_verdict(case, outcome.value, item.references))
+        details.append(case_verdict(case, outcome, item.references, item.time_limit))
     return CheckReport(item.name, len(cases), details)
 
 
@@ -222,8 +207,7 @@ def strict_mode() -> bool:
 
 
 def _conclude(report: CheckReport, strict: bool | None) -> CheckReport:
-    """Record, show, and in strict mode raise if not every case is passed."""
-    _record(report)
+    """Show, and in strict mode raise if not every case is passed."""
     _show(report)
     if (strict_mode() if strict is None else strict) and not report.ok:
         raise AssertionError(f"vérification de {report.summary()}")
@@ -233,7 +217,7 @@ def _conclude(report: CheckReport, strict: bool | None) -> CheckReport:
 def check(name: str, *functions: Callable, strict: bool | None = None) -> CheckReport:
     """Check the student's `functions` (in the order of the exercise's `functions`) on the public cases of `name`.
 
-    Shows the verdicts, records them for grading, and returns the report.
+    Shows the verdicts and returns the report.
     Never raises for the student's answer, unless strict (argument, or
     SUDOKU_COURSE_STRICT=1 when it is None) and some case is not passed:
     then AssertionError. An unknown name or a wrong number of functions is
@@ -330,53 +314,6 @@ def with_swap(grid: SudokuGrid, first: tuple[int, int], second: tuple[int, int])
 def check_is_valid_solution(is_valid_solution: Callable[..., bool], *, strict: bool | None = None) -> CheckReport:
     """Legacy name of `check("is_valid_solution", is_valid_solution)` (the grader's demo notebook uses it)."""
     return check("is_valid_solution", is_valid_solution, strict=strict)
-
-
-# ---------------------------------------------------------- grading record
-def _payload_bytes(payload: Mapping[str, Any]) -> bytes:
-    return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
-
-
-def sign_record(payload: Mapping[str, Any], key: bytes) -> str:
-    """One JSON line holding the payload and its HMAC-SHA256 under `key`."""
-    digest = hmac.new(key, _payload_bytes(payload), hashlib.sha256).hexdigest()
-    return json.dumps({"payload": dict(payload), "hmac": digest}, sort_keys=True)
-
-
-def verify_record(line: str, key: bytes) -> dict | None:
-    """The payload of a record line if its HMAC is right under `key`, else None."""
-    try:
-        record = json.loads(line)
-        payload, digest = record["payload"], record["hmac"]
-        expected = hmac.new(key, _payload_bytes(payload), hashlib.sha256).hexdigest()
-    except (ValueError, KeyError, TypeError):
-        return None
-    return payload if isinstance(digest, str) and hmac.compare_digest(digest, expected) else None
-
-
-def _take_grading_setup() -> tuple[bytes | None, Path | None]:
-    """Remove the grading variables from the environment; read, then delete, the key file."""
-    key_file, record = os.environ.pop(KEY_FILE_ENV, None), os.environ.pop(RECORD_ENV, None)
-    if not key_file or not record:
-        return None, None
-    try:
-        key = Path(key_file).read_bytes()
-        Path(key_file).unlink()
-    except OSError:
-        return None, None
-    return key, Path(record)
-
-
-_GRADING_KEY, _RECORD_PATH = _take_grading_setup()
-
-
-def _record(report: CheckReport) -> None:
-    """Append the signed result to the grading record, when the grader asked for one."""
-    if _GRADING_KEY is None or _RECORD_PATH is None:
-        return
-    payload = {"exercise": report.name, "passed": report.passed, "total": report.total}
-    with open(_RECORD_PATH, "a", encoding="utf-8") as file:
-        file.write(sign_record(payload, _GRADING_KEY) + "\n")
 
 
 # ------------------------------------------------------------ the plan
