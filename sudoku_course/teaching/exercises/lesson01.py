@@ -471,7 +471,7 @@ def _uniform_draw(costs: np.ndarray, count: int, low: int, high: int) -> Callabl
         if not low <= wins[odd] <= high:
             return (
                 f"avec un seul participant par tournoi, chaque individu devrait gagner à peu près aussi souvent ; "
-                f"sur {count} tournois, l'individu {odd} a gagné {wins[odd]} fois"
+                f"sur {thousands(count)} tournois, l'individu {odd} a gagné {wins[odd]} fois"
             )
         return same_and_other(output["runs"])
 
@@ -489,8 +489,8 @@ def _mean_rank(costs: np.ndarray, count: int, size: int, low: float, high: float
         mean = float(ranks[winners].mean())
         if not low <= mean <= high:
             return (
-                f"sur {count} tournois de {size} individus distincts parmi {len(costs)}, le rang moyen du gagnant "
-                f"(0 = le meilleur) vaut {french(round(mean, 2))} : trop loin de ce que donne cette sélection"
+                f"sur {thousands(count)} tournois de {size} individus distincts parmi {len(costs)}, le rang moyen "
+                f"du gagnant (0 = le meilleur) vaut {french(round(mean, 2))} : trop loin de ce que donne ce tournoi"
             )
         return same_and_other(output["runs"])
 
@@ -652,10 +652,12 @@ def _grids_problem(new: np.ndarray, population: np.ndarray, givens: np.ndarray) 
         changed = np.argwhere(givens & (grid != population[0]))
         if len(changed):
             row, column = changed[0]
-            return f"la grille {k} de la nouvelle population a changé le chiffre donné en ({row}, {column})"
+            return f"la grille d'indice {k} a changé le chiffre donné de la case ({row}, {column})"
         for row, values in enumerate(grid):
             if not np.array_equal(np.sort(values), digits):
-                return f"la ligne {row} de la grille {k} n'est plus une permutation de ses chiffres : {values.tolist()}"
+                return (
+                    f"la ligne d'indice {row} de la grille d'indice {k} n'est plus une permutation : {values.tolist()}"
+                )
     return None
 
 
@@ -673,8 +675,8 @@ def _elites_problem(new: np.ndarray, population: np.ndarray, costs: np.ndarray, 
         if index is None or costs[index] != best[k]:
             rank = "la meilleure" if k == 0 else f"la n° {k + 1} des meilleures"
             return (
-                f"avec elitism = {elitism}, la grille {k} de la nouvelle population doit être {rank} de "
-                "l'ancienne, recopiée telle quelle"
+                f"avec elitism = {elitism}, la grille d'indice {k} de la nouvelle population doit être {rank} "
+                "de l'ancienne, recopiée telle quelle"
             )
     return None
 
@@ -683,9 +685,10 @@ def _copies_problem(new: np.ndarray, population: np.ndarray, elitism: int) -> st
     """No child (after the elites) may be a plain copy of an old grid: every child is crossed, then mutated."""
     for k in range(elitism, len(new)):
         if _index_of(new[k], population) is not None:
+            rule = "chaque grille" if elitism == 0 else f"chaque grille après les {elitism} premières"
             return (
-                f"la grille {k} de la nouvelle population est la copie d'une grille de l'ancienne : "
-                f"avec elitism = {elitism}, chaque grille après les {elitism} premières est un enfant muté"
+                f"la grille d'indice {k} de la nouvelle population est la copie d'une grille de l'ancienne : "
+                f"avec elitism = {elitism}, {rule} est un enfant croisé puis muté"
             )
     return None
 
@@ -727,12 +730,14 @@ def _one_swap_judge(population: np.ndarray, givens: np.ndarray, elitism: int):
             if len(changed) != 2 or len(rows) != 1:
                 return (
                     f"toutes les grilles reçues sont identiques, donc chaque enfant devrait en différer par un "
-                    f"seul échange de deux cases d'une ligne ; la grille {k} en diffère par {len(changed)} case(s)"
+                    f"seul échange de deux cases d'une ligne ; la grille d'indice {k} en diffère par {len(changed)} "
+                    "case(s)"
                 )
             (r1, c1), (r2, c2) = changed
-            swapped = new[k][r1, c1] == grid[r2, c2] and new[k][r2, c2] == grid[r1, c1]
-            if givens[r1, c1] or givens[r2, c2] or not swapped:
-                return f"la grille {k} : les cases ({r1}, {c1}) et ({r2}, {c2}) ont changé sans être échangées"
+            if givens[r1, c1] or givens[r2, c2]:
+                return f"la grille d'indice {k} a changé un chiffre donné, en ({r1}, {c1}) ou en ({r2}, {c2})"
+            if not (new[k][r1, c1] == grid[r2, c2] and new[k][r2, c2] == grid[r1, c1]):
+                return f"la grille d'indice {k} : les cases ({r1}, {c1}) et ({r2}, {c2}) ont changé sans être échangées"
         return None
 
     return judge
@@ -754,8 +759,8 @@ def _row_mix_judge(first: np.ndarray, second: np.ndarray, count: int):
             other = np.flatnonzero(~(from_first | from_second))
             if len(other) > 1:
                 return (
-                    f"les lignes {other[0]} et {other[1]} de la grille {k} ne viennent ni de la grille A ni de "
-                    "la grille B : chaque ligne d'un enfant est celle d'un parent, sauf celle que la mutation change"
+                    f"les lignes d'indices {other[0]} et {other[1]} de la grille d'indice {k} ne viennent ni de A ni "
+                    "de B : chaque ligne d'un enfant est celle d'un parent, sauf celle que la mutation change"
                 )
             mixed += from_first.any() and from_second.any()
         if mixed < count / 4:
@@ -811,9 +816,11 @@ def _solves(puzzle: SudokuGrid, needed: int) -> Callable[[Plain], str | None]:
         ]
         if sum(solved) < needed:
             costs = ", ".join(str(run["cost"]) for run in runs)
+            moved = sum(run["cost"] == 0 and not ok for run, ok in zip(runs, solved, strict=True))
+            givens_note = f" ; {moved} grille(s) sans conflit ont changé des chiffres donnés" if moved else ""
             return (
                 f"la boucle evolve, avec votre génération, résout le témoin pour {sum(solved)} graine(s) sur "
-                f"{len(runs)} (il en faut au moins {needed}) ; conflits restants : {costs}"
+                f"{len(runs)} (il en faut au moins {needed}) ; conflits restants : {costs}{givens_note}"
             )
         return None
 
