@@ -48,7 +48,10 @@ OUTCOME_NEEDED = 4  # runs of `evolve` that must solve the témoin, out of OUTCO
 
 
 def thousands(number: int) -> str:
-    """An integer with its thousands apart, as a French text writes it: 10000 -> « 10 000 »."""
+    """An integer with its thousands apart, as a French text writes it: 10000 -> « 10 000 ».
+
+    (display.french_number writes the same, but the display layer imports pandas, which the checks avoid.)
+    """
     return f"{number:,}".replace(",", "\u202f")
 
 
