@@ -27,6 +27,7 @@ from sudoku_course.teaching.display import (
     french_number,
     french_outcome,
     french_percent,
+    french_scientific,
     french_table,
     french_ticks,
 )
@@ -85,6 +86,12 @@ def test_french_percent_and_interval():
     assert french_percent(0.718) == f"71,8{NARROW_SPACE}%"
     assert french_percent(0.95, 0) == f"95{NARROW_SPACE}%"
     assert french_interval((-27.06, -23.0)) == "[-27,1 ; -23,0]"
+
+
+def test_french_scientific_writes_a_comma_and_a_superscript_exponent():
+    assert french_scientific(9.0**36) == "2,3 × 10³⁴"
+    assert french_scientific(2.6418e12, 3) == "2,64 × 10¹²"
+    assert french_scientific(0.00012) == "1,2 × 10⁻⁴"
 
 
 @given(st.floats(-1e9, 1e9, allow_nan=False))

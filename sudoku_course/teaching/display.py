@@ -2,7 +2,7 @@
 
 The package speaks English (columns, keys, errors, outcome codes); what a student reads in a notebook is
 French. Call these functions in the notebooks: `french_table(summary)`, `french_number(43.5)`,
-`french_percent(0.718)`, `french_keys(unit_conflicts(grid))`, `french_error(error)`,
+`french_percent(0.718)`, `french_scientific(2.3e34)`, `french_keys(unit_conflicts(grid))`, `french_error(error)`,
 `explain_effects(effects_verdict(...))`; pass `labels=PLOT_LABELS` (teaching.labels) to the plot helpers,
 and `french_ticks(*axes)` writes their tick labels the French way.
 """
@@ -53,6 +53,15 @@ def french_ticks(*axes: Axes) -> None:
     for ax in axes:
         ax.xaxis.set_major_formatter(formatter)
         ax.yaxis.set_major_formatter(formatter)
+
+
+SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def french_scientific(number: float, digits: int = 2) -> str:
+    """A large or small number in French scientific notation, `digits` significant digits: « 2,6 × 10³⁴ »."""
+    mantissa, exponent = f"{number:.{digits - 1}e}".split("e")
+    return f"{mantissa.replace('.', ',')} × 10{str(int(exponent)).translate(SUPERSCRIPTS)}"
 
 
 # ------------------------------------------------------------------ labels and tables

@@ -103,6 +103,9 @@ PLOT_LABELS: dict[str, str] = {
 }
 """French labels for the figures of plots.py: pass `labels=PLOT_LABELS` to a plot helper."""
 
+ENCODING_LABELS: dict[str, str] = {"cells": "par case", "rows": "par ligne", "boxes": "par bloc"}
+"""Encoding of GeneticSolver (lesson 01) -> French words completing « codage … »: « codage par ligne »."""
+
 VALUE_LABELS: dict[str, str] = {
     **BANK_LABELS,
     "representation": "représentation",
