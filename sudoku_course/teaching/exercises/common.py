@@ -160,3 +160,8 @@ def row_permuted_state(puzzle: SudokuGrid, rng: np.random.Generator) -> np.ndarr
         missing = sorted(set(range(1, puzzle.size + 1)) - set(cells[row].tolist()))
         cells[row, free] = rng.permutation(missing)
     return cells
+
+
+def case_rng(seed: int | None, salt: int) -> np.random.Generator:
+    """The generator of one exercise's cases: fixed (from `salt`) for the public cases, drawn from `seed` otherwise."""
+    return np.random.default_rng(salt) if seed is None else np.random.default_rng([salt, seed])
