@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.patches import Patch, Rectangle
+from matplotlib.ticker import FixedLocator, FuncFormatter
 
 from .grid import SYMBOLS, SudokuGrid, as_grid
 
@@ -189,7 +190,21 @@ def plot_convergence(
     ax.set_ylabel(label("best_cost"))
     if log:
         ax.set_yscale("symlog")
+        ticks = round_ticks(*ax.get_ylim())
+        ax.yaxis.set_major_locator(FixedLocator(ticks))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
     ax.legend()
     if title:
         ax.set_title(title)
     return ax
+
+
+def round_ticks(low: float, high: float, at_least: int = 3) -> list[float]:
+    """Round values between low and high for a log axis: 0, 1, 2, 5, 10, 20, 50... or, if that gives fewer than
+    `at_least`, the finer 0, 1, 2, 3, 5, 7, 10, 20, 30... (a symlog axis alone may label a single decade)."""
+    for steps in ((1, 2, 5), (1, 2, 3, 5, 7)):
+        values = [0, *(step * 10**power for power in range(10) for step in steps)]
+        ticks = [value for value in values if low <= value <= high]
+        if len(ticks) >= at_least:
+            break
+    return ticks

@@ -22,7 +22,7 @@ REFERENCES = {
     "apply_swaps": (L.apply_swaps,),
     "swap_difference": (L.swap_difference,),
     "scale_swaps": (L.scale_swaps,),
-    "swap_pso_step": (L.swap_pso_step, L.swap_difference),
+    "swap_pso_step": (L.swap_pso_step,),
     "swarm_size_study": (L.swarm_size_study,),
     "track_convergence": (L.track_convergence,),
     "box_descent": (L.box_descent,),
@@ -278,7 +278,7 @@ WRONG_STEPS = {
 
 @pytest.mark.parametrize("wrong", WRONG_STEPS)
 def test_wrong_steps_fail(wrong, fails_without_leak):
-    assert WRONG_STEPS[wrong] in fails_without_leak("swap_pso_step", wrong, L.swap_difference).text()
+    assert WRONG_STEPS[wrong] in fails_without_leak("swap_pso_step", wrong).text()
 
 
 # ------------------------------------------------------------ swarm_size_study

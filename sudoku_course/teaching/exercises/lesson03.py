@@ -507,14 +507,15 @@ def _one_step(step: Callable, inputs: StepInputs, seed: int | None = None) -> Pl
 
 
 def _stepping(inputs: StepInputs) -> Callable[..., Plain]:
-    def call(step: Callable, difference: Callable) -> Plain:
-        output = _one_step(step, inputs)
-        rows = inputs.draws()[2]
-        output["towards_own"] = plain(difference(inputs.own_best.copy(), inputs.position.copy(), list(rows)))
-        output["towards_swarm"] = plain(difference(inputs.swarm_best.copy(), inputs.position.copy(), list(rows)))
-        return output
+    def call(step: Callable) -> Plain:
+        return _one_step(step, inputs)
 
     return call
+
+
+def _oriented(swaps: Sequence) -> list[Swap]:
+    """Swaps written with their two columns in increasing order: (row, a, b) and (row, b, a) are one swap."""
+    return [(row, min(a, b), max(a, b)) for row, a, b in swaps]
 
 
 def _step_shape_problem(output: Plain, inputs: StepInputs) -> str | None:
@@ -546,14 +547,14 @@ def _step_judge(inputs: StepInputs) -> Callable[[Plain], str | None]:
         problem = _step_shape_problem(output, inputs)
         if problem:
             return problem
-        velocity = [tuple(swap) for swap in output["result"][1]]
-        r1, r2, _ = inputs.draws()
-        inertia = scale_swaps(inputs.w, inputs.velocity)
-        own = scale_swaps(inputs.c1 * r1, [tuple(s) for s in output["towards_own"]])
-        swarm = scale_swaps(inputs.c2 * r2, [tuple(s) for s in output["towards_swarm"]])
+        velocity = _oriented(output["result"][1])
+        r1, r2, rows = inputs.draws()
+        inertia = _oriented(scale_swaps(inputs.w, inputs.velocity))
+        own = scale_swaps(inputs.c1 * r1, swap_difference(inputs.own_best, inputs.position, rows))
+        swarm = scale_swaps(inputs.c2 * r2, swap_difference(inputs.swarm_best, inputs.position, rows))
         if velocity[: len(inertia)] != inertia:
             return "la nouvelle vitesse doit commencer par w · v (scale_swaps(w, velocity))"
-        if velocity[len(inertia) :] != own + swarm:
+        if velocity[len(inertia) :] != _oriented(own + swarm):
             return (
                 "après w · v doivent venir (c1 r1) · (p − x) puis (c2 r2) · (g − x) : r1 et r2 sont les deux "
                 "premiers tirages rng.random(), puis rows = rng.permutation(n) ; p − x = "
@@ -567,7 +568,7 @@ def _step_judge(inputs: StepInputs) -> Callable[[Plain], str | None]:
 def _repeating(inputs: StepInputs, seeds: tuple[int, ...]) -> Callable[..., Plain]:
     """A call: the step twice with the first seed (global generators seeded differently), then other seeds."""
 
-    def call(step: Callable, difference: Callable) -> Plain:
+    def call(step: Callable) -> Plain:
         results = []
         for k, seed in enumerate((seeds[0], *seeds)):
             np.random.seed(k)
@@ -589,7 +590,7 @@ def _repeat_judge(results: Plain) -> str | None:
     return None
 
 
-def _outcome(step: Callable, difference: Callable) -> Plain:
+def _outcome(step: Callable) -> Plain:
     """The provided loop on the témoin with each pinned seed, stopped as soon as the outcome is known."""
     runs = []
     for seed in PINNED_SEEDS:
@@ -613,15 +614,35 @@ def _outcome_judge(runs: Plain) -> str | None:
     return None
 
 
+def _one_swap_per_row(cells: np.ndarray, free: np.ndarray, rows: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A copy of `cells` where two random free cells of each row of `rows` are swapped."""
+    moved = cells.copy()
+    for row in rows:
+        a, b = rng.choice(np.flatnonzero(free[row]), size=2, replace=False)
+        moved[row, a], moved[row, b] = moved[row, b], moved[row, a]
+    return moved
+
+
 def _step_inputs(
-    puzzle: SudokuGrid, rng: np.random.Generator, w: float, c1: float, c2: float, *, at_bests: bool = False
+    puzzle: SudokuGrid, rng: np.random.Generator, w: float, c1: float, c2: float, bests: str = "near"
 ) -> StepInputs:
-    """A particle of `puzzle`: random position and bests (or bests equal to the position), and a previous
-    velocity of row swaps of free cells."""
-    position, own_best, swarm_best = (row_permuted_state(puzzle, rng) for _ in range(3))
-    if at_bests:
-        own_best, swarm_best = position.copy(), position.copy()
-    velocity = _random_swaps(~puzzle.givens, int(rng.integers(6, 15)), rng)
+    """A particle of `puzzle` at a random position, with a previous velocity of row swaps of free cells.
+
+    bests="near": each best differs from the position by one swap in some rows, so that p - x and g - x are
+    the same for every answer that follows the statement and the expected step is known exactly;
+    "here": both bests are the position; "far": both are random grids.
+    """
+    free = ~puzzle.givens
+    position = row_permuted_state(puzzle, rng)
+    if bests == "far":
+        own_best, swarm_best = row_permuted_state(puzzle, rng), row_permuted_state(puzzle, rng)
+    else:
+        swappable = np.flatnonzero(free.sum(axis=1) >= 2)
+        counts = (0, 0) if bests == "here" else (len(swappable) // 2, len(swappable) - 1)
+        own_best, swarm_best = (
+            _one_swap_per_row(position, free, rng.choice(swappable, size=k, replace=False), rng) for k in counts
+        )
+    velocity = _random_swaps(free, int(rng.integers(6, 15)), rng)
     return StepInputs(position, velocity, own_best, swarm_best, w, c1, c2, int(rng.integers(1000)), puzzle.givens)
 
 
@@ -630,19 +651,23 @@ def swap_pso_step_cases(seed: int | None) -> list[Case]:
     and the outcome: the provided loop solves the témoin with the student's step."""
     rng = case_rng(seed, 33)
     puzzle = temoin()
-    still = _step_inputs(puzzle, rng, 0.6, 2.0, 2.0, at_bests=True)
+    still = _step_inputs(puzzle, rng, 0.6, 2.0, 2.0, "here")
     typical = _step_inputs(puzzle, rng, 0.5, 2.0, 2.0)
     unequal = _step_inputs(puzzle, rng, 0.9, 0.5, 3.0)
     small = _step_inputs(_small(), rng, 0.7, 1.5, 2.5)
     seeds = tuple(int(s) for s in rng.integers(1000, size=4))
     return [
         Case("x = p = g : seule l'inertie déplace la particule", _stepping(still), _step_judge(still)),
-        Case("un pas sur le témoin (w = 0,5, c1 = c2 = 2)", _stepping(typical), _step_judge(typical)),
+        Case(
+            "p et g à un échange de x dans plusieurs lignes (w = 0,5, c1 = c2 = 2)",
+            _stepping(typical),
+            _step_judge(typical),
+        ),
         Case("c1 = 0,5 et c2 = 3 : chaque coefficient a son terme", _stepping(unequal), _step_judge(unequal)),
         Case("une grille 4 x 4", _stepping(small), _step_judge(small)),
         Case(
             "la même graine deux fois (générateurs globaux changés entre les deux), puis trois autres graines",
-            _repeating(typical, seeds),
+            _repeating(_step_inputs(puzzle, rng, 0.5, 2.0, 2.0, "far"), seeds),
             _repeat_judge,
         ),
         Case(
@@ -657,8 +682,8 @@ register(
     Exercise(
         name="swap_pso_step",
         lesson=LESSON,
-        functions=("swap_pso_step", "swap_difference"),
-        references=(swap_pso_step, swap_difference),
+        functions=("swap_pso_step",),
+        references=(swap_pso_step,),
         make_cases=swap_pso_step_cases,
         time_limit=30.0,
         answers=(
