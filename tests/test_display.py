@@ -27,6 +27,7 @@ from sudoku_course.teaching.display import (
     french_number,
     french_outcome,
     french_percent,
+    french_scientific,
     french_table,
 )
 from sudoku_course.teaching.labels import BANK_LABELS, COLUMN_LABELS, OUTCOME_LABELS
@@ -65,6 +66,12 @@ def runs_from(costs) -> pd.DataFrame:
 )
 def test_french_number(number, decimals, text):
     assert french_number(number, decimals) == text
+
+
+def test_french_scientific():
+    assert french_scientific(1.18e-07) == f"1,18{NARROW_SPACE}×{NARROW_SPACE}10⁻⁷"
+    assert french_scientific(-3.4e-4, 1) == f"-3,4{NARROW_SPACE}×{NARROW_SPACE}10⁻⁴"
+    assert french_scientific(2.5e12, 0) == f"2{NARROW_SPACE}×{NARROW_SPACE}10¹²"
 
 
 def test_french_percent_and_interval():

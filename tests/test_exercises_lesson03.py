@@ -19,13 +19,13 @@ from sudoku_course.teaching.exercises import lesson_exercises
 from sudoku_course.teaching.exercises.common import row_permuted_state, temoin, temoin_solution
 
 REFERENCES = {
+    "swarm_size_study": (L.swarm_size_study,),
+    "track_convergence": (L.track_convergence,),
+    "box_descent": (L.box_descent,),
     "apply_swaps": (L.apply_swaps,),
     "swap_difference": (L.swap_difference,),
     "scale_swaps": (L.scale_swaps,),
     "swap_pso_step": (L.swap_pso_step,),
-    "swarm_size_study": (L.swarm_size_study,),
-    "track_convergence": (L.track_convergence,),
-    "box_descent": (L.box_descent,),
     "grid_search": (L.grid_search,),
 }
 

@@ -2,7 +2,7 @@
 
 The package speaks English (columns, keys, errors, outcome codes); what a student reads in a notebook is
 French. Call these functions in the notebooks: `french_table(summary)`, `french_number(43.5)`,
-`french_percent(0.718)`, `french_keys(unit_conflicts(grid))`, `french_error(error)`,
+`french_percent(0.718)`, `french_scientific(1.2e-7)`, `french_keys(unit_conflicts(grid))`, `french_error(error)`,
 `explain_effects(effects_verdict(...))`; pass `labels=PLOT_LABELS` (teaching.labels) to the plot helpers.
 """
 
@@ -42,6 +42,17 @@ def french_number(number: float, decimals: int | None = None) -> str:
 def french_percent(share: float, decimals: int = 1) -> str:
     """A share (0.718) as a French percentage: « 71,8 % »."""
     return f"{french_number(100 * share, decimals)}{NARROW_SPACE}%"
+
+
+SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def french_scientific(number: float, digits: int = 2) -> str:
+    """A number in scientific notation the French way, for values too small or too large for french_number:
+    1.18e-07 -> « 1,18 × 10⁻⁷ » (narrow no-break spaces around the sign)."""
+    mantissa, exponent = f"{number:.{digits}e}".split("e")
+    power = str(int(exponent)).translate(SUPERSCRIPTS)
+    return f"{mantissa.replace('.', ',')}{NARROW_SPACE}×{NARROW_SPACE}10{power}"
 
 
 # ------------------------------------------------------------------ labels and tables

@@ -239,7 +239,325 @@ def _small() -> SudokuGrid:
     return SudokuGrid.from_string(SMALL)
 
 
-# ====================================================================== 1: x + v
+# ====================================================================== 1: hive size
+STUDY_KEYS = ("population_size", "success_rate", "median_evaluations", "median_seconds")
+STUDY_TIME_LIMIT = 30.0  # seconds per case for the exercises that run solvers
+
+
+def _records(table) -> Plain:
+    """The rows of a result table as plain data: a list of dicts as it is, a pandas DataFrame row by row."""
+    if hasattr(table, "columns") and hasattr(table, "to_dict"):
+        table = table.to_dict(orient="records")
+    return plain(table)
+
+
+def _rows_problem(rows: Plain, keys: Sequence[str], count: int) -> str | None:
+    """What is wrong with the shape of a list of result rows, or None."""
+    if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+        return f"la fonction doit renvoyer une liste de dictionnaires (une ligne par résultat), pas {kind_of(rows)}"
+    if len(rows) != count:
+        unit = "taille" if "population_size" in keys else "combinaison"
+        return f"il faut {count} ligne(s), une par {unit} : la liste en a {len(rows)}"
+    for index, row in enumerate(rows, 1):
+        missing = [key for key in keys if key not in row]
+        if missing:
+            return f"il manque la clé {missing[0]!r} dans la ligne {index} (clés attendues : {', '.join(keys)})"
+    return None
+
+
+def _share_problem(share: Plain, runs: int, where: str) -> str | None:
+    if not isinstance(share, (int, float)) or isinstance(share, bool) or not 0 <= share <= 1:
+        return f"{where} : success_rate doit être une part entre 0 et 1 (pas un pourcentage)"
+    if not math.isclose(share * runs, round(share * runs), abs_tol=1e-9):
+        return f"{where} : success_rate doit être la part des {runs} exécutions qui ont résolu leur grille"
+    return None
+
+
+def swarm_size_study(puzzles: list[SudokuGrid], sizes: list[int], seeds: list[int], budget: int) -> list[dict]:
+    """Reference: per hive size, success rate, median evaluations and median seconds of the worker/explorer
+    swarm over every puzzle and seed with `budget` evaluations."""
+    rows = []
+    for size in sizes:
+        solver = WorkerExplorerSwarm(n_organisms=size)
+        results = [solver.solve(puzzle, seed=seed, budget=budget) for puzzle in puzzles for seed in seeds]
+        rows.append(
+            {
+                "population_size": size,
+                "success_rate": statistics.mean(r.solved for r in results),
+                "median_evaluations": statistics.median(r.evaluations for r in results),
+                "median_seconds": statistics.median(r.seconds for r in results),
+            }
+        )
+    return rows
+
+
+def _timed(*args) -> Callable[..., Plain]:
+    """A call: the student's function on copies of args, its rows as plain data and the wall time it took."""
+
+    def call(function: Callable) -> Plain:
+        start = time.perf_counter()
+        rows = function(*copy.deepcopy(args))
+        return {"rows": _records(rows), "seconds": time.perf_counter() - start}
+
+    return call
+
+
+def _size_judge(sizes: list[int], runs: int) -> Callable[[Plain], str | None]:
+    def judge(output: Plain) -> str | None:
+        rows = output["rows"]
+        problem = _rows_problem(rows, STUDY_KEYS, len(sizes))
+        if problem:
+            return problem
+        if [row["population_size"] for row in rows] != list(sizes):
+            return f"les lignes doivent suivre l'ordre de sizes = {list(sizes)}"
+        for row in rows:
+            where = f"taille {row['population_size']}"
+            problem = _share_problem(row["success_rate"], runs, where)
+            if problem:
+                return problem
+            seconds = row["median_seconds"]
+            if not isinstance(seconds, (int, float)) or not 0 <= seconds <= output["seconds"]:
+                return (
+                    f"{where} : median_seconds doit être la médiane des durées result.seconds, en secondes ; "
+                    "elle dépasse ici la durée de l'appel entier"
+                )
+        return None
+
+    return judge
+
+
+def _same_study(output: Plain, reference: Plain) -> bool:
+    keys = ("success_rate", "median_evaluations")
+    return close(
+        [[row[k] for k in keys] for row in output["rows"]], [[row[k] for k in keys] for row in reference["rows"]]
+    )
+
+
+def swarm_size_cases(seed: int | None) -> list[Case]:
+    """Tiny budgets: the runs are repeated by the reference to compare success rates and median evaluations."""
+    stalling, small = SudokuGrid.from_string(EASY_STAGNATING), _small()
+    settings = [
+        ("le témoin, deux tailles, trois graines", [temoin()], [10, 40], [0, 1, 2], 3_000),
+        ("trois tailles données dans le désordre, une grille qui stagne", [stalling], [30, 10, 20], [3], 2_000),
+        ("une seule taille, une grille 4 x 4, trois graines", [small], [12], [0, 1, 2], 500),
+        ("deux grilles : chaque taille sur chaque grille", [temoin(), stalling], [20], [5], 2_000),
+    ]
+    if seed is not None:
+        rng = case_rng(seed, 34)
+        sizes = [int(size) for size in rng.choice([10, 20, 30, 40, 50], size=3, replace=False)]
+        seeds = [int(s) for s in rng.integers(1000, size=2)]
+        settings.append((f"tailles {sizes}, graines {seeds}", [stalling], sizes, seeds, 2_000))
+    return [
+        Case(
+            label,
+            _timed(puzzles, sizes, seeds, budget),
+            _size_judge(sizes, len(puzzles) * len(seeds)),
+            agree=_same_study,
+            disagree=(
+                "les taux de succès ou les évaluations médianes ne sont pas ceux des exécutions demandées "
+                "(chaque taille sur chaque grille avec chaque graine et le budget donné ; une médiane, pas une moyenne)"
+            ),
+        )
+        for label, puzzles, sizes, seeds, budget in settings
+    ]
+
+
+register(
+    Exercise(
+        name="swarm_size_study",
+        lesson=LESSON,
+        functions=("swarm_size_study",),
+        references=(swarm_size_study,),
+        make_cases=swarm_size_cases,
+        time_limit=STUDY_TIME_LIMIT,
+        level="échauffement",
+        minutes=15,
+    )
+)
+
+
+# ====================================================================== 2: convergence
+def track_convergence(puzzle: SudokuGrid, iterations: int, seed: int) -> list[int]:
+    """Reference: best cost after each iteration of one attempt of a 100-organism worker/explorer swarm."""
+    costs = []
+    solver = WorkerExplorerSwarm(n_organisms=100, max_epochs=iterations, max_attempts=1)
+    solver.solve(puzzle, seed=seed, callback=lambda epoch, best: costs.append(best))
+    return costs
+
+
+def _convergence_judge(iterations: int) -> Callable[[Plain], str | None]:
+    def judge(costs: Plain) -> str | None:
+        if not isinstance(costs, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in costs):
+            return (
+                f"la fonction doit renvoyer une liste d'entiers (un meilleur coût par itération), pas {kind_of(costs)}"
+            )
+        if len(costs) > iterations:
+            return (
+                "la liste a plus de valeurs que d'itérations demandées : une seule tentative (max_attempts=1), "
+                "une valeur après chaque itération"
+            )
+        rising = next((k for k in range(1, len(costs)) if costs[k] > costs[k - 1]), None)
+        if rising is not None:
+            return f"le meilleur coût remonte de l'itération {rising} à la suivante : il ne doit jamais remonter"
+        if 0 in costs[:-1]:
+            return "la grille est résolue avant la fin de la liste : l'essaim s'arrête dès le coût 0"
+        if costs[-1] > 0 and len(costs) < iterations:
+            return f"la liste s'arrête après {len(costs)} itérations alors que la grille n'est pas résolue"
+        return None
+
+    return judge
+
+
+def convergence_cases(seed: int | None) -> list[Case]:
+    stalling = SudokuGrid.from_string(EASY_STAGNATING)
+    settings = [
+        ("le témoin, résolu avant la fin : la liste s'arrête à 0", temoin(), 300, 0),
+        ("une grille qui stagne : une valeur par itération", stalling, 150, 1),
+        ("la même grille, une autre graine", stalling, 80, 7),
+        ("une grille difficile", load_bank("hard")[0], 60, 3),
+    ]
+    if seed is not None:
+        rng = case_rng(seed, 35)
+        drawn = int(rng.integers(1000))
+        settings.append((f"une grille qui stagne, graine {drawn}", stalling, int(rng.integers(40, 120)), drawn))
+    return [
+        Case(
+            label,
+            calling(puzzle, iterations, run_seed),
+            _convergence_judge(iterations),
+            agree=close,
+            disagree=(
+                "ce ne sont pas les meilleurs coûts de cet essaim (100 organismes, une tentative, la graine donnée)"
+            ),
+        )
+        for label, puzzle, iterations, run_seed in settings
+    ]
+
+
+register(
+    Exercise(
+        name="track_convergence",
+        lesson=LESSON,
+        functions=("track_convergence",),
+        references=(track_convergence,),
+        make_cases=convergence_cases,
+        time_limit=STUDY_TIME_LIMIT,
+        level="échauffement",
+        minutes=10,
+    )
+)
+
+
+# ====================================================================== 3: box descent
+def _box_pairs(grid: SudokuGrid) -> list[tuple[int, int]]:
+    """Pairs of free flat cells of the same box."""
+    free = ~grid.givens.ravel()
+    return [pair for box in grid.layout.boxes for pair in itertools.combinations([c for c in box if free[c]], 2)]
+
+
+def _swapped(grid: SudokuGrid, i: int, j: int) -> SudokuGrid:
+    cells = grid.cells.ravel().copy()
+    cells[i], cells[j] = cells[j], cells[i]
+    return grid.with_cells(cells.reshape(grid.cells.shape))
+
+
+def box_descent(grid: SudokuGrid) -> SudokuGrid:
+    """Reference: best-improvement descent by swaps of two free cells of one box, down to a local optimum."""
+    current, cost = grid.copy(), conflicts(grid)
+    while True:
+        neighbours = [_swapped(current, i, j) for i, j in _box_pairs(current)]
+        best = min(neighbours, key=conflicts, default=current)
+        if conflicts(best) >= cost:
+            return current
+        current, cost = best, conflicts(best)
+
+
+def _descending(start: SudokuGrid) -> Callable[..., Plain]:
+    def call(function: Callable) -> Plain:
+        grid = start.copy()
+        result = function(grid)
+        cells = plain(result.cells) if isinstance(result, SudokuGrid) else None
+        return {"cells": cells, "type": type(result).__name__, "kept": grid == start}
+
+    return call
+
+
+def _descent_judge(start: SudokuGrid, solution: SudokuGrid | None = None) -> Callable[[Plain], str | None]:
+    def judge(output: Plain) -> str | None:
+        if not output["kept"]:
+            return "la grille reçue a été modifiée : la descente doit travailler sur une copie"
+        if output["cells"] is None:
+            return f"la fonction doit renvoyer une SudokuGrid, pas un objet de type {output['type']}"
+        cells = np.array(output["cells"])
+        if cells.shape != start.cells.shape or (cells == 0).any():
+            return "la grille renvoyée doit être complète et de la même taille que la grille reçue"
+        moved = np.argwhere(start.givens & (cells != start.cells))
+        if len(moved):
+            return f"la case donnée en ligne {moved[0][0] + 1}, colonne {moved[0][1] + 1} a changé"
+        result = SudokuGrid(cells, start.box_size, start.givens)
+        before = [sorted(box) for box in start.box_array().tolist()]
+        after = [sorted(box) for box in result.box_array().tolist()]
+        box = next((k for k in range(len(before)) if before[k] != after[k]), None)
+        if box is not None:
+            return f"le bloc {box + 1} ne contient plus les mêmes chiffres : les échanges doivent rester dans un bloc"
+        if conflicts(result) > conflicts(start):
+            return f"le coût a augmenté : {conflicts(start)} conflits avant, {conflicts(result)} après"
+        cost = conflicts(result)
+        improving = next(((i, j) for i, j in _box_pairs(result) if conflicts(_swapped(result, i, j)) < cost), None)
+        if improving is not None:
+            (r1, c1), (r2, c2) = (divmod(cell, start.size) for cell in improving)
+            return (
+                f"pas un optimum local : échanger les cases (ligne {r1 + 1}, colonne {c1 + 1}) et "
+                f"(ligne {r2 + 1}, colonne {c2 + 1}) diminue encore les conflits"
+            )
+        if solution is not None and result != solution:
+            return "cette grille est à un échange de sa solution : la descente doit la trouver"
+        return None
+
+    return judge
+
+
+def box_descent_cases(seed: int | None) -> list[Case]:
+    """Random box-valid grids of the témoin and of a 4 x 4 puzzle, a grid one swap from its solution, a solution."""
+    rng = case_rng(seed, 36)
+    puzzle, small = temoin(), _small()
+    space, small_space = BoxPermutationSpace(puzzle), BoxPermutationSpace(small)
+    starts = [space.decode(space.random(rng)) for _ in range(3)]
+    solution = temoin_solution()
+    pairs = _box_pairs(solution)
+    near = _swapped(solution, *pairs[0 if seed is None else int(rng.integers(len(pairs)))])
+    cases = [
+        Case(f"une grille aléatoire valide par bloc (tirage {k + 1})", _descending(start), _descent_judge(start))
+        for k, start in enumerate(starts)
+    ]
+    small_start = small_space.decode(small_space.random(rng))
+    return cases + [
+        Case(
+            "une grille à un échange de sa solution : la descente la trouve",
+            _descending(near),
+            _descent_judge(near, solution),
+        ),
+        Case("une grille déjà résolue reste telle quelle", _descending(solution), _descent_judge(solution, solution)),
+        Case("une grille 4 x 4", _descending(small_start), _descent_judge(small_start)),
+    ]
+
+
+register(
+    Exercise(
+        name="box_descent",
+        lesson=LESSON,
+        functions=("box_descent",),
+        references=(box_descent,),
+        make_cases=box_descent_cases,
+        time_limit=STUDY_TIME_LIMIT,
+        answers=("sudoku_course.solvers.local_search.hill_climb",),
+        level="intermédiaire",
+        minutes=25,
+    )
+)
+
+
+# ====================================================================== 4: x + v
 def _applying(position: np.ndarray, swaps: list[Swap]) -> Callable[..., Plain]:
     def call(function: Callable) -> Plain:
         grid, given = position.copy(), copy.deepcopy(swaps)
@@ -307,7 +625,7 @@ register(
 )
 
 
-# ====================================================================== 2: p - x
+# ====================================================================== 5: p - x
 def _differencing(target: np.ndarray, position: np.ndarray, rows: list[int]) -> Callable[..., Plain]:
     def call(function: Callable) -> Plain:
         arguments = (target.copy(), position.copy(), list(rows))
@@ -404,7 +722,7 @@ register(
 )
 
 
-# ====================================================================== 3: k * v
+# ====================================================================== 6: k * v
 def _scaling(k: float, swaps: list[Swap]) -> Callable[..., Plain]:
     def call(function: Callable) -> Plain:
         given = copy.deepcopy(swaps)
@@ -475,7 +793,7 @@ register(
 )
 
 
-# ====================================================================== 4: the step
+# ====================================================================== 7: the step
 @dataclass(frozen=True)
 class StepInputs:
     """The arguments of one call of swap_pso_step, and the givens mask of their puzzle."""
@@ -694,322 +1012,6 @@ register(
         ),
         level="intermédiaire",
         minutes=20,
-    )
-)
-
-
-# ====================================================================== 5: hive size
-STUDY_KEYS = ("population_size", "success_rate", "median_evaluations", "median_seconds")
-STUDY_TIME_LIMIT = 30.0  # seconds per case for the exercises that run solvers
-
-
-def _records(table) -> Plain:
-    """The rows of a result table as plain data: a list of dicts as it is, a pandas DataFrame row by row."""
-    if hasattr(table, "columns") and hasattr(table, "to_dict"):
-        table = table.to_dict(orient="records")
-    return plain(table)
-
-
-def _rows_problem(rows: Plain, keys: Sequence[str], count: int) -> str | None:
-    """What is wrong with the shape of a list of result rows, or None."""
-    if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
-        return f"la fonction doit renvoyer une liste de dictionnaires (une ligne par résultat), pas {kind_of(rows)}"
-    if len(rows) != count:
-        unit = "taille" if "population_size" in keys else "combinaison"
-        return f"il faut {count} ligne(s), une par {unit} : la liste en a {len(rows)}"
-    for index, row in enumerate(rows, 1):
-        missing = [key for key in keys if key not in row]
-        if missing:
-            return f"il manque la clé {missing[0]!r} dans la ligne {index} (clés attendues : {', '.join(keys)})"
-    return None
-
-
-def _share_problem(share: Plain, runs: int, where: str) -> str | None:
-    if not isinstance(share, (int, float)) or isinstance(share, bool) or not 0 <= share <= 1:
-        return f"{where} : success_rate doit être une part entre 0 et 1 (pas un pourcentage)"
-    if not math.isclose(share * runs, round(share * runs), abs_tol=1e-9):
-        return f"{where} : success_rate doit être la part des {runs} exécutions qui ont résolu leur grille"
-    return None
-
-
-def swarm_size_study(puzzles: list[SudokuGrid], sizes: list[int], seeds: list[int], budget: int) -> list[dict]:
-    """Reference: per hive size, success rate, median evaluations and median seconds of the worker/explorer
-    swarm over every puzzle and seed with `budget` evaluations."""
-    rows = []
-    for size in sizes:
-        solver = WorkerExplorerSwarm(n_organisms=size)
-        results = [solver.solve(puzzle, seed=seed, budget=budget) for puzzle in puzzles for seed in seeds]
-        rows.append(
-            {
-                "population_size": size,
-                "success_rate": statistics.mean(r.solved for r in results),
-                "median_evaluations": statistics.median(r.evaluations for r in results),
-                "median_seconds": statistics.median(r.seconds for r in results),
-            }
-        )
-    return rows
-
-
-def _timed(*args) -> Callable[..., Plain]:
-    """A call: the student's function on copies of args, its rows as plain data and the wall time it took."""
-
-    def call(function: Callable) -> Plain:
-        start = time.perf_counter()
-        rows = function(*copy.deepcopy(args))
-        return {"rows": _records(rows), "seconds": time.perf_counter() - start}
-
-    return call
-
-
-def _size_judge(sizes: list[int], runs: int) -> Callable[[Plain], str | None]:
-    def judge(output: Plain) -> str | None:
-        rows = output["rows"]
-        problem = _rows_problem(rows, STUDY_KEYS, len(sizes))
-        if problem:
-            return problem
-        if [row["population_size"] for row in rows] != list(sizes):
-            return f"les lignes doivent suivre l'ordre de sizes = {list(sizes)}"
-        for row in rows:
-            where = f"taille {row['population_size']}"
-            problem = _share_problem(row["success_rate"], runs, where)
-            if problem:
-                return problem
-            seconds = row["median_seconds"]
-            if not isinstance(seconds, (int, float)) or not 0 <= seconds <= output["seconds"]:
-                return (
-                    f"{where} : median_seconds doit être la médiane des durées result.seconds, en secondes ; "
-                    "elle dépasse ici la durée de l'appel entier"
-                )
-        return None
-
-    return judge
-
-
-def _same_study(output: Plain, reference: Plain) -> bool:
-    keys = ("success_rate", "median_evaluations")
-    return close(
-        [[row[k] for k in keys] for row in output["rows"]], [[row[k] for k in keys] for row in reference["rows"]]
-    )
-
-
-def swarm_size_cases(seed: int | None) -> list[Case]:
-    """Tiny budgets: the runs are repeated by the reference to compare success rates and median evaluations."""
-    stalling, small = SudokuGrid.from_string(EASY_STAGNATING), _small()
-    settings = [
-        ("le témoin, deux tailles, trois graines", [temoin()], [10, 40], [0, 1, 2], 3_000),
-        ("trois tailles données dans le désordre, une grille qui stagne", [stalling], [30, 10, 20], [3], 2_000),
-        ("une seule taille, une grille 4 x 4, trois graines", [small], [12], [0, 1, 2], 500),
-        ("deux grilles : chaque taille sur chaque grille", [temoin(), stalling], [20], [5], 2_000),
-    ]
-    if seed is not None:
-        rng = case_rng(seed, 34)
-        sizes = [int(size) for size in rng.choice([10, 20, 30, 40, 50], size=3, replace=False)]
-        seeds = [int(s) for s in rng.integers(1000, size=2)]
-        settings.append((f"tailles {sizes}, graines {seeds}", [stalling], sizes, seeds, 2_000))
-    return [
-        Case(
-            label,
-            _timed(puzzles, sizes, seeds, budget),
-            _size_judge(sizes, len(puzzles) * len(seeds)),
-            agree=_same_study,
-            disagree=(
-                "les taux de succès ou les évaluations médianes ne sont pas ceux des exécutions demandées "
-                "(chaque taille sur chaque grille avec chaque graine et le budget donné ; une médiane, pas une moyenne)"
-            ),
-        )
-        for label, puzzles, sizes, seeds, budget in settings
-    ]
-
-
-register(
-    Exercise(
-        name="swarm_size_study",
-        lesson=LESSON,
-        functions=("swarm_size_study",),
-        references=(swarm_size_study,),
-        make_cases=swarm_size_cases,
-        time_limit=STUDY_TIME_LIMIT,
-        level="échauffement",
-        minutes=15,
-    )
-)
-
-
-# ====================================================================== 6: convergence
-def track_convergence(puzzle: SudokuGrid, iterations: int, seed: int) -> list[int]:
-    """Reference: best cost after each epoch of one attempt of a 100-organism worker/explorer swarm."""
-    costs = []
-    solver = WorkerExplorerSwarm(n_organisms=100, max_epochs=iterations, max_attempts=1)
-    solver.solve(puzzle, seed=seed, callback=lambda epoch, best: costs.append(best))
-    return costs
-
-
-def _convergence_judge(iterations: int) -> Callable[[Plain], str | None]:
-    def judge(costs: Plain) -> str | None:
-        if not isinstance(costs, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in costs):
-            return f"la fonction doit renvoyer une liste d'entiers (un meilleur coût par époque), pas {kind_of(costs)}"
-        if len(costs) > iterations:
-            return (
-                "la liste a plus de valeurs que d'époques demandées : une seule tentative (max_attempts=1), "
-                "une valeur après chaque époque"
-            )
-        rising = next((k for k in range(1, len(costs)) if costs[k] > costs[k - 1]), None)
-        if rising is not None:
-            return f"le meilleur coût remonte de l'époque {rising} à l'époque {rising + 1} : il ne doit jamais remonter"
-        if 0 in costs[:-1]:
-            return "la grille est résolue avant la fin de la liste : l'essaim s'arrête dès le coût 0"
-        if costs[-1] > 0 and len(costs) < iterations:
-            return f"la liste s'arrête après {len(costs)} époques alors que la grille n'est pas résolue"
-        return None
-
-    return judge
-
-
-def convergence_cases(seed: int | None) -> list[Case]:
-    stalling = SudokuGrid.from_string(EASY_STAGNATING)
-    settings = [
-        ("le témoin, résolu avant la fin : la liste s'arrête à 0", temoin(), 300, 0),
-        ("une grille qui stagne : une valeur par époque", stalling, 150, 1),
-        ("la même grille, une autre graine", stalling, 80, 7),
-        ("une grille difficile", load_bank("hard")[0], 60, 3),
-    ]
-    if seed is not None:
-        rng = case_rng(seed, 35)
-        drawn = int(rng.integers(1000))
-        settings.append((f"une grille qui stagne, graine {drawn}", stalling, int(rng.integers(40, 120)), drawn))
-    return [
-        Case(
-            label,
-            calling(puzzle, iterations, run_seed),
-            _convergence_judge(iterations),
-            agree=close,
-            disagree=(
-                "ce ne sont pas les meilleurs coûts de cet essaim (100 organismes, une tentative, la graine donnée)"
-            ),
-        )
-        for label, puzzle, iterations, run_seed in settings
-    ]
-
-
-register(
-    Exercise(
-        name="track_convergence",
-        lesson=LESSON,
-        functions=("track_convergence",),
-        references=(track_convergence,),
-        make_cases=convergence_cases,
-        time_limit=STUDY_TIME_LIMIT,
-        level="échauffement",
-        minutes=10,
-    )
-)
-
-
-# ====================================================================== 7: box descent
-def _box_pairs(grid: SudokuGrid) -> list[tuple[int, int]]:
-    """Pairs of free flat cells of the same box."""
-    free = ~grid.givens.ravel()
-    return [pair for box in grid.layout.boxes for pair in itertools.combinations([c for c in box if free[c]], 2)]
-
-
-def _swapped(grid: SudokuGrid, i: int, j: int) -> SudokuGrid:
-    cells = grid.cells.ravel().copy()
-    cells[i], cells[j] = cells[j], cells[i]
-    return grid.with_cells(cells.reshape(grid.cells.shape))
-
-
-def box_descent(grid: SudokuGrid) -> SudokuGrid:
-    """Reference: best-improvement descent by swaps of two free cells of one box, down to a local optimum."""
-    current, cost = grid.copy(), conflicts(grid)
-    while True:
-        neighbours = [_swapped(current, i, j) for i, j in _box_pairs(current)]
-        best = min(neighbours, key=conflicts, default=current)
-        if conflicts(best) >= cost:
-            return current
-        current, cost = best, conflicts(best)
-
-
-def _descending(start: SudokuGrid) -> Callable[..., Plain]:
-    def call(function: Callable) -> Plain:
-        grid = start.copy()
-        result = function(grid)
-        cells = plain(result.cells) if isinstance(result, SudokuGrid) else None
-        return {"cells": cells, "type": type(result).__name__, "kept": grid == start}
-
-    return call
-
-
-def _descent_judge(start: SudokuGrid, solution: SudokuGrid | None = None) -> Callable[[Plain], str | None]:
-    def judge(output: Plain) -> str | None:
-        if not output["kept"]:
-            return "la grille reçue a été modifiée : la descente doit travailler sur une copie"
-        if output["cells"] is None:
-            return f"la fonction doit renvoyer une SudokuGrid, pas un objet de type {output['type']}"
-        cells = np.array(output["cells"])
-        if cells.shape != start.cells.shape or (cells == 0).any():
-            return "la grille renvoyée doit être complète et de la même taille que la grille reçue"
-        moved = np.argwhere(start.givens & (cells != start.cells))
-        if len(moved):
-            return f"la case donnée en ligne {moved[0][0] + 1}, colonne {moved[0][1] + 1} a changé"
-        result = SudokuGrid(cells, start.box_size, start.givens)
-        before = [sorted(box) for box in start.box_array().tolist()]
-        after = [sorted(box) for box in result.box_array().tolist()]
-        box = next((k for k in range(len(before)) if before[k] != after[k]), None)
-        if box is not None:
-            return f"le bloc {box + 1} ne contient plus les mêmes chiffres : les échanges doivent rester dans un bloc"
-        if conflicts(result) > conflicts(start):
-            return f"le coût a augmenté : {conflicts(start)} conflits avant, {conflicts(result)} après"
-        cost = conflicts(result)
-        improving = next(((i, j) for i, j in _box_pairs(result) if conflicts(_swapped(result, i, j)) < cost), None)
-        if improving is not None:
-            (r1, c1), (r2, c2) = (divmod(cell, start.size) for cell in improving)
-            return (
-                f"pas un optimum local : échanger les cases (ligne {r1 + 1}, colonne {c1 + 1}) et "
-                f"(ligne {r2 + 1}, colonne {c2 + 1}) diminue encore les conflits"
-            )
-        if solution is not None and result != solution:
-            return "cette grille est à un échange de sa solution : la descente doit la trouver"
-        return None
-
-    return judge
-
-
-def box_descent_cases(seed: int | None) -> list[Case]:
-    """Random box-valid grids of the témoin and of a 4 x 4 puzzle, a grid one swap from its solution, a solution."""
-    rng = case_rng(seed, 36)
-    puzzle, small = temoin(), _small()
-    space, small_space = BoxPermutationSpace(puzzle), BoxPermutationSpace(small)
-    starts = [space.decode(space.random(rng)) for _ in range(3)]
-    solution = temoin_solution()
-    pairs = _box_pairs(solution)
-    near = _swapped(solution, *pairs[0 if seed is None else int(rng.integers(len(pairs)))])
-    cases = [
-        Case(f"une grille aléatoire valide par bloc (tirage {k + 1})", _descending(start), _descent_judge(start))
-        for k, start in enumerate(starts)
-    ]
-    small_start = small_space.decode(small_space.random(rng))
-    return cases + [
-        Case(
-            "une grille à un échange de sa solution : la descente la trouve",
-            _descending(near),
-            _descent_judge(near, solution),
-        ),
-        Case("une grille déjà résolue reste telle quelle", _descending(solution), _descent_judge(solution, solution)),
-        Case("une grille 4 x 4", _descending(small_start), _descent_judge(small_start)),
-    ]
-
-
-register(
-    Exercise(
-        name="box_descent",
-        lesson=LESSON,
-        functions=("box_descent",),
-        references=(box_descent,),
-        make_cases=box_descent_cases,
-        time_limit=STUDY_TIME_LIMIT,
-        answers=("sudoku_course.solvers.local_search.hill_climb",),
-        level="intermédiaire",
-        minutes=25,
     )
 )
 
