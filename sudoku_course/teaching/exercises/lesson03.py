@@ -9,7 +9,7 @@ permutations) and swaps `(row, column_a, column_b)`:
   the student, shown in the notebook) runs a whole swarm of such steps on a puzzle.
 
 The studies: `swarm_size_study` (hive size against success and effort), `track_convergence`
-(best cost per epoch), `box_descent` (the local search of the hybrid swarm) and `grid_search`
+(best cost per iteration), `box_descent` (the local search of the hybrid swarm) and `grid_search`
 (parameters ranked by a stated rule, ties included).
 
 Each make_cases(seed) gives the public cases for seed None and cases drawn from the seed
@@ -124,6 +124,7 @@ class SwarmRun:
 
     @property
     def solved(self) -> bool:
+        """True if the best grid seen has no conflict."""
         return self.cost == 0
 
 
@@ -157,28 +158,30 @@ def swarm_loop(
     space = RowPermutationSpace(puzzle)
     best, best_cost, evaluations, attempts, history = puzzle.cells, math.inf, 0, 0, []
     while best_cost > 0 and evaluations + population_size <= budget:
+        # A new attempt: random grids, empty velocities; each particle's best is where it starts.
         attempts += 1
         positions = [space.decode(space.random(rng)).cells for _ in range(population_size)]
         velocities = [[] for _ in range(population_size)]
         own_bests = [cells.copy() for cells in positions]
         own_costs = conflicts_of_many(np.array(positions), puzzle.box_size)
         evaluations += population_size
-        leader, stale = int(np.argmin(own_costs)), 0
+        leader, stale = int(np.argmin(own_costs)), 0  # own_bests[leader] is the swarm's best grid
         for t in range(1, iterations + 1):
             if own_costs[leader] == 0 or stale == patience or evaluations + population_size > budget:
                 break
             w = inertia_start - (inertia_start - inertia_end) * t / iterations
-            for i in range(population_size):
-                step_args = (positions[i], velocities[i], own_bests[i], own_bests[leader], w, c1, c2, rng)
-                positions[i], velocities[i] = step(*step_args)
-            costs = conflicts_of_many(np.array(positions), puzzle.box_size)
+            for i in range(population_size):  # every particle takes one step
+                positions[i], velocities[i] = step(
+                    positions[i], velocities[i], own_bests[i], own_bests[leader], w, c1, c2, rng
+                )
+            costs = conflicts_of_many(np.array(positions), puzzle.box_size)  # one evaluation per particle
             evaluations += population_size
             for i in np.flatnonzero(costs < own_costs):
                 own_bests[i], own_costs[i] = np.array(positions[i], copy=True), costs[i]
             previous, leader = own_costs[leader], int(np.argmin(own_costs))
             stale = 0 if own_costs[leader] < previous else stale + 1
             history.append(int(min(best_cost, own_costs[leader])))
-        if own_costs[leader] < best_cost:
+        if own_costs[leader] < best_cost:  # the attempt is over: keep its best grid if it beats the others
             best, best_cost = own_bests[leader], int(own_costs[leader])
     return SwarmRun(np.array(best, copy=True), int(best_cost), evaluations, attempts, history)
 
