@@ -21,6 +21,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
+from matplotlib.ticker import FixedLocator, FuncFormatter
 
 from .grid import SYMBOLS, SudokuGrid, as_grid
 
@@ -198,6 +199,9 @@ def plot_convergence(
     ax.set_ylabel(label("best_cost"))
     if log:
         ax.set_yscale("symlog")
+        ticks = round_ticks(*ax.get_ylim())
+        ax.yaxis.set_major_locator(FixedLocator(ticks))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
     ax.legend()
     if title:
         ax.set_title(title)
@@ -239,3 +243,14 @@ def plot_annealing_trace(
         axes[0].set_title(title)
     figure.align_ylabels(axes)
     return axes
+
+
+def round_ticks(low: float, high: float, at_least: int = 3) -> list[float]:
+    """Round values between low and high for a log axis: 0, 1, 2, 5, 10, 20, 50... or, if that gives fewer than
+    `at_least`, the finer 0, 1, 2, 3, 5, 7, 10, 20, 30... (a symlog axis alone may label a single decade)."""
+    for steps in ((1, 2, 5), (1, 2, 3, 5, 7)):
+        values = [0, *(step * 10**power for power in range(10) for step in steps)]
+        ticks = [value for value in values if low <= value <= high]
+        if len(ticks) >= at_least:
+            break
+    return ticks

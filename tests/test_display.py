@@ -89,9 +89,12 @@ def test_french_percent_and_interval():
 
 
 def test_french_scientific_writes_a_comma_and_a_superscript_exponent():
-    assert french_scientific(9.0**36) == "2,3 × 10³⁴"
-    assert french_scientific(2.6418e12, 3) == "2,64 × 10¹²"
-    assert french_scientific(0.00012) == "1,2 × 10⁻⁴"
+    times = f"{NARROW_SPACE}×{NARROW_SPACE}"
+    assert french_scientific(9.0**36) == f"2,3{times}10³⁴"
+    assert french_scientific(2.6418e12, 3) == f"2,64{times}10¹²"
+    assert french_scientific(0.00012) == f"1,2{times}10⁻⁴"
+    assert french_scientific(-3.4e-4) == f"-3,4{times}10⁻⁴"
+    assert french_scientific(2.5e12, 1) == f"2{times}10¹²"
 
 
 @given(st.floats(-1e9, 1e9, allow_nan=False))

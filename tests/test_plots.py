@@ -22,6 +22,7 @@ from sudoku_course.plots import (
     plot_annealing_trace,
     plot_benchmark,
     plot_convergence,
+    round_ticks,
     show_grid,
     use_course_style,
 )
@@ -185,6 +186,14 @@ def test_plot_convergence_draws_one_curve_per_history():
 
 def test_plot_convergence_log_scale_keeps_zero_and_empty_input_is_refused():
     assert plot_convergence({"a": [3, 0]}, log=True).get_yscale() == "symlog"
+
+
+def test_a_log_convergence_plot_labels_several_round_ticks():
+    ax = plot_convergence({"easy": [28, 20, 12, 7], "hard": [33, 25, 9]}, log=True)
+    low, high = ax.get_ylim()
+    labels = [tick.get_text() for tick in ax.get_yticklabels() if low <= tick.get_position()[1] <= high]
+    assert len(labels) >= 3 and labels == [f"{value:g}" for value in round_ticks(low, high)]
+    assert round_ticks(0, 25) == [0, 1, 2, 5, 10, 20] and round_ticks(7, 33) == [7, 10, 20, 30]
     with pytest.raises(ValueError, match="no history"):
         plot_convergence({})
 

@@ -59,9 +59,11 @@ SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def french_scientific(number: float, digits: int = 2) -> str:
-    """A large or small number in French scientific notation, `digits` significant digits: « 2,6 × 10³⁴ »."""
+    """A number in scientific notation the French way, `digits` significant digits, for values too small or too
+    large for french_number: 2.6e34 -> « 2,6 × 10³⁴ », 1.18e-07 with 3 digits -> « 1,18 × 10⁻⁷ »."""
     mantissa, exponent = f"{number:.{digits - 1}e}".split("e")
-    return f"{mantissa.replace('.', ',')} × 10{str(int(exponent)).translate(SUPERSCRIPTS)}"
+    power = str(int(exponent)).translate(SUPERSCRIPTS)
+    return f"{mantissa.replace('.', ',')}{NARROW_SPACE}×{NARROW_SPACE}10{power}"
 
 
 # ------------------------------------------------------------------ labels and tables

@@ -60,6 +60,10 @@ COLUMN_LABELS: dict[str, str] = {
     "acceptance": "taux d'acceptation",
     "energy": "énergie",
     "best": "meilleure énergie",
+    # exercises of lesson 03: the rows of the swarm studies and the parameters of the provided swarm loop
+    "population_size": "taille de la population",
+    "inertia_start": "inertie au départ",
+    "inertia_end": "inertie à la fin",
     # cost.py: conflicts per kind of unit
     "rows": "lignes",
     "columns": "colonnes",
