@@ -433,14 +433,19 @@ def _interval_judge(samples, confidence: float, point: float | None = None) -> C
     `point` inside when given."""
     tail = (1 - confidence) / 2
     tolerance = 0.005 + 1 / len(samples)
-    wanted = french_percent(tail)
+    wanted = f"{french_percent(tail)} (la moitié de 1 - confidence)"
 
-    def beyond(strict: int, loose: int) -> float | None:
-        """The share beyond a bound if it is not the tail: strictly beyond too many, or beyond or on too few."""
+    def beyond(strict: int, loose: int, side: str) -> str | None:
+        """What is wrong with the samples beyond one bound: strictly beyond too many, or beyond or on too few."""
         strict, loose = strict / len(samples), loose / len(samples)
         if strict > tail + tolerance:
-            return strict
-        return loose if loose < tail - tolerance else None
+            return f"{french_percent(strict)} des échantillons sont strictement {side}, il en faut au plus {wanted}"
+        if loose >= tail - tolerance:
+            return None
+        problem = f"seulement {french_percent(loose)} des échantillons sont {side} ou sur elle, il en faut {wanted}"
+        if loose == 0:
+            problem += " ; un percentile ne tombe jamais hors des échantillons (approximation normale ?)"
+        return problem
 
     def judge(result: Plain) -> str | None:
         if not result["pair"]:
@@ -449,15 +454,11 @@ def _interval_judge(samples, confidence: float, point: float | None = None) -> C
             return "les échantillons reçus ont été modifiés (triés sur place ?) : travaillez sur une copie"
         if not result["ordered"]:
             return "la borne basse dépasse la borne haute"
-        share = beyond(result["below"], result["at_or_below"])
-        if share is not None:
-            return (
-                f"{french_percent(share)} des échantillons sont sous la borne basse, il en faut {wanted} "
-                f"(la moitié de 1 - confidence) : prenez le percentile des échantillons, pas une approximation normale"
-            )
-        share = beyond(result["above"], result["at_or_above"])
-        if share is not None:
-            return f"{french_percent(share)} des échantillons sont au-dessus de la borne haute, il en faut {wanted}"
+        problem = beyond(result["below"], result["at_or_below"], "sous la borne basse") or beyond(
+            result["above"], result["at_or_above"], "au-dessus de la borne haute"
+        )
+        if problem:
+            return problem
         if not result["holds_point"]:
             return f"l'intervalle ne contient pas l'écart observé ({french_number(point)})"
         return None
@@ -605,7 +606,8 @@ def cross_study_cases(seed: int | None) -> list[Case]:
     ]
     cases = [
         Case(
-            f"{label}, {len(seeds)} graine(s), population {population} sur {generations} générations",
+            f"{label}, {len(seeds)} graine{'s' if len(seeds) > 1 else ''}, "
+            f"population {population} sur {generations} générations",
             _studying(puzzle, seeds, population, generations),
             _study_judge,
             agree=_same_study,
