@@ -15,11 +15,8 @@ from sudoku_course.teaching.checks import (
     FAILED,
     PASSED,
     TOO_SLOW,
-    ArgsCase,
     check,
     evaluate,
-    returns,
-    run_check,
 )
 from sudoku_course.teaching.exercises import REGISTRY, Case, Exercise, NotPlainError, plain
 from sudoku_course.teaching.exercises.common import calling, close, integer, normal_word, same_word
@@ -173,14 +170,6 @@ def test_an_experiment_returns_its_result_or_says_why_it_was_skipped(capsys):
     assert "pas encore écrite" in capsys.readouterr().out
     assert experiment("la boucle", lambda: sum(itertools.count()), time_limit=0.5) is None
     assert "abandonnée : pas de résultat après 0,5 s" in capsys.readouterr().out
-
-
-# ------------------------------------------------------- legacy run_check
-def test_legacy_run_check_runs_argument_cases_in_a_child():
-    cases = [ArgsCase("2 donne 4", (2,), returns(4)), ArgsCase("boucle", (0,), returns(0))]
-    report = run_check("double", lambda x: sum(itertools.count()) if x == 0 else 2 * x, cases, time_limit=0.5)
-    assert verdicts(report) == [PASSED, TOO_SLOW]
-    assert run_check("double", stub, cases).stub
 
 
 def test_plain_turns_subclasses_with_their_own_equality_into_plain_values():

@@ -27,28 +27,20 @@ its own import. The grader (`sudoku_course.teaching.grading`) does not run
 these cells: it calls the same cases on the submission's functions in a
 sandbox and judges their plain outputs with `case_verdict`, in its own process.
 
-Legacy: the lessons not yet migrated to the registry (01, 03, 04) keep their
-`check_*` functions built on `run_check` with argument cases (`ArgsCase`,
-exported as `Case`, and the judges `returns`, `returns_bool`); they run in
-the same child processes. This part goes when those lessons are migrated.
 """
 
 from __future__ import annotations
 
-import copy
 import html
 import os
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-import numpy as np
-
-from ..grid import SudokuGrid
 from .exercises import Case as ExerciseCase
 from .exercises import Exercise, NotPlainError, exercise, lesson_exercises
-from .exercises.common import TEMOIN, TEMOIN_SOLUTION, french  # noqa: F401 (TEMOIN*: legacy imports)
+from .exercises.common import french
 from .isolation import CRASH, TIMEOUT, VALUE, Outcome, run_calls
 from .output import show
 
@@ -228,92 +220,6 @@ def check(name: str, *functions: Callable, strict: bool | None = None) -> CheckR
         expected = ", ".join(item.functions)
         raise TypeError(f"check({name!r}, ...) takes {len(item.functions)} function(s): {expected}")
     return _conclude(evaluate(item, functions), strict)
-
-
-# ------------------------------------------------------------------ legacy
-Judge = Callable[[Any], "str | None"]
-"""Looks at a result: None if it is right, otherwise a French sentence saying what is wrong."""
-
-
-@dataclass(frozen=True)
-class ArgsCase:
-    """A case of the lessons not yet migrated: what it checks (French), the arguments, and the judge."""
-
-    label: str
-    args: tuple
-    judge: Judge
-    kwargs: Mapping[str, Any] = field(default_factory=dict)
-
-
-Case = ArgsCase  # the name the legacy check modules import
-
-
-def short_repr(value: Any, width: int = 80) -> str:
-    """repr(value) cut to `width` characters."""
-    text = repr(value)
-    return text if len(text) <= width else text[: width - 3] + "..."
-
-
-def returns(expected: Any) -> Judge:
-    """A judge accepting only results equal to `expected` (legacy: it shows the expected value)."""
-
-    def judge(result: Any) -> str | None:
-        return None if bool(result == expected) else f"attendu {short_repr(expected)}, obtenu {short_repr(result)}"
-
-    return judge
-
-
-def returns_bool(expected: bool) -> Judge:
-    """A judge accepting only the boolean `expected` (numpy booleans included)."""
-
-    def judge(result: Any) -> str | None:
-        if not isinstance(result, (bool, np.bool_)):
-            return f"la fonction doit renvoyer True ou False, elle a renvoyé {short_repr(result)}"
-        return None if bool(result) == expected else "la réponse ne convient pas pour ce cas"
-
-    return judge
-
-
-def _call_on_copies(func: Callable, case: ArgsCase) -> Any:
-    return func(*copy.deepcopy(case.args), **copy.deepcopy(dict(case.kwargs)))
-
-
-def run_check(
-    name: str,
-    func: Callable,
-    cases: Sequence[ArgsCase],
-    *,
-    time_limit: float = DEFAULT_TIME_LIMIT,
-    strict: bool | None = None,
-) -> CheckReport:
-    """Legacy: run `func` on deep copies of each case's arguments in a child process, judge, show and return.
-
-    Never raises, unless strict and some case is not passed: then AssertionError.
-    """
-    calls = [partial(_call_on_copies, func, case) for case in cases]
-    details, stub = [], False
-    for case, outcome in zip(cases, run_calls(calls, time_limit), strict=False):
-        if outcome.not_implemented:
-            details, stub = [], True
-            break
-        if outcome.kind != VALUE:
-            details.append(_unfinished(outcome, case.label, time_limit))
-        else:
-            problem = _problem(case.judge, outcome.value)
-            details.append(CaseResult(case.label, FAILED if problem else PASSED, shorten(problem or "")))
-    return _conclude(CheckReport(name, len(cases), details, stub), strict)
-
-
-def with_swap(grid: SudokuGrid, first: tuple[int, int], second: tuple[int, int]) -> SudokuGrid:
-    """A copy of `grid` (same givens) whose cells `first` and `second` are swapped."""
-    cells = grid.cells.copy()
-    cells[first], cells[second] = cells[second], cells[first]
-    return SudokuGrid(cells, grid.box_size, grid.givens)
-
-
-def check_is_valid_solution(is_valid_solution: Callable[..., bool], *, strict: bool | None = None) -> CheckReport:
-    """Legacy name of `check("is_valid_solution", is_valid_solution)` (the grader's demo notebook uses it)."""
-    return check("is_valid_solution", is_valid_solution, strict=strict)
 
 
 # ------------------------------------------------------------ the plan
