@@ -141,6 +141,12 @@ def test_french_table_renames_columns_index_and_bank_values():
     assert indexed["évaluations (médiane)"].tolist() == ["12,2", f"3{NARROW_SPACE}000,0"]
 
 
+def test_french_table_groups_integers_by_thousands_and_leaves_booleans_alone():
+    table = french_table(pd.DataFrame({"evaluations": [14577, 300000, 7], "solved": [True, False, True]}))
+    assert table["évaluations"].tolist() == [f"14{NARROW_SPACE}577", f"300{NARROW_SPACE}000", "7"]
+    assert table["résolues"].tolist() == ["oui", "non", "oui"]
+
+
 def test_french_table_of_a_pivot_and_of_a_series():
     runs = runs_from(SOURCE_COSTS)
     medians = cross_table(runs).pivot(index="representation", columns="algorithm", values="median")

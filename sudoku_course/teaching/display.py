@@ -98,12 +98,15 @@ def french_table(table: pd.DataFrame | pd.Series, decimals: int | None = None) -
 
     Columns and index names get their French labels (`labels.COLUMN_LABELS`), bank names and booleans in
     the cells and the index are translated, and a Series becomes a one-column table (no `Name: … dtype`
-    footer). With `decimals`, float columns become French number strings (« 43,5 »).
+    footer). Integer columns become French number strings grouped by thousands (« 14 577 »); with `decimals`,
+    float columns too (« 43,5 »).
     """
     frame = table.to_frame() if isinstance(table, pd.Series) else table.copy()
     for column in frame.columns:
         values = frame[column]
-        if decimals is not None and pd.api.types.is_float_dtype(values):
+        if pd.api.types.is_integer_dtype(values) and not pd.api.types.is_bool_dtype(values):
+            frame[column] = [french_number(value) for value in values]
+        elif decimals is not None and pd.api.types.is_float_dtype(values):
             frame[column] = [french_number(value, decimals) for value in values]
         elif values.dtype == object or pd.api.types.is_bool_dtype(values) or isinstance(values.dtype, pd.StringDtype):
             frame[column] = values.map(french_value).astype(object)

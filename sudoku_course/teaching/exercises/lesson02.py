@@ -27,6 +27,7 @@ from .common import (
     SMALL_SOLUTION,
     boolean,
     calling,
+    case_rng,
     close,
     french,
     integer,
@@ -43,11 +44,6 @@ from .common import (
 LESSON = "02-recuit-simule"
 GROWTH_CLASSES = ("lineaire", "polynomial", "exponentiel", "autre")
 ROUNDING = 1e-12  # relative: a temperature this close to t_min counts as t_min
-
-
-def _rng(seed: int | None, salt: int) -> np.random.Generator:
-    """The generator of one exercise's hidden cases (None for the public cases)."""
-    return np.random.default_rng([salt, seed]) if seed is not None else np.random.default_rng(salt)
 
 
 def _reseed_globals(seed: int) -> None:
@@ -86,14 +82,14 @@ def partial_energy_cases(seed: int | None) -> list[Case]:
         ("un chiffre trois fois dans une colonne (deux doublons)", _grid_with({(0, 4): 7, (4, 4): 7, (8, 4): 7})),
         ("deux cases voisines d'une même ligne et d'un même bloc", _grid_with({(0, 0): 3, (0, 1): 3})),
         ("le témoin avec un 9 de trop (ligne, colonne et bloc)", SudokuGrid(crowded)),
-        ("une grille pleine aux lignes permutées", SudokuGrid(row_permuted_state(temoin(), _rng(seed, 0)))),
+        ("une grille pleine aux lignes permutées", SudokuGrid(row_permuted_state(temoin(), case_rng(seed, 0)))),
         (
             "une grille 4 x 4 (la taille se lit dans la grille)",
             SudokuGrid(np.array([[1, 0, 1, 0], [0, 0, 0, 0], [1, 0, 0, 0], [0, 0, 0, 2]])),
         ),
     ]
     if seed is not None:
-        rng = _rng(seed, 1)
+        rng = case_rng(seed, 1)
         for size in (4, 9, 9):
             cells = rng.integers(1, size + 1, size=(size, size)) * (rng.random((size, size)) < 0.4)
             grids.append((f"une grille {size} x {size} remplie au hasard", SudokuGrid(cells)))
@@ -224,7 +220,7 @@ def _several_boxes(draws: Plain) -> str | None:
 
 def block_swap_cases(seed: int | None) -> list[Case]:
     """Row-permuted témoin, a grid with one box of two free cells, a 4 x 4 grid, and the spread over boxes."""
-    rng = _rng(seed, 2)
+    rng = case_rng(seed, 2)
     cells, givens = row_permuted_state(temoin(), rng), temoin().givens
     solution = temoin_solution().cells
     one_box = np.ones((9, 9), dtype=bool)
@@ -338,7 +334,7 @@ def metropolis_cases(seed: int | None) -> list[Case]:
     ]
     shares = [(1, 1.0), (3, 2.0)]
     if seed is not None:
-        rng = _rng(seed, 10)
+        rng = case_rng(seed, 10)
         deltas = rng.integers(-4, 7, size=12).tolist()
         temperatures = np.round(rng.uniform(0.05, 3.0, size=12), 3).tolist()
         uniforms = np.round(rng.random(12), 4).tolist()
@@ -601,7 +597,7 @@ def _drawn(seed: int | None) -> tuple[list[int], SudokuGrid, float]:
     """Seeds of the runs, a medium puzzle and t0 of the loop cases: fixed for the public cases, drawn otherwise."""
     if seed is None:
         return list(range(1, 9)), load_bank("medium")[0], 1.0
-    rng = _rng(seed, 12)
+    rng = case_rng(seed, 12)
     seeds = rng.choice(1000, size=8, replace=False).tolist()
     return seeds, load_bank("medium")[int(rng.integers(10))], round(float(rng.uniform(1.0, 1.5)), 2)
 
@@ -723,7 +719,7 @@ def exponential_cases(seed: int | None) -> list[Case]:
         ("t0 déjà sous t_min : programme vide", (0.01, 0.1, 0.9)),
     ]
     if seed is not None:
-        rng = _rng(seed, 3)
+        rng = case_rng(seed, 3)
         t0, alpha = float(rng.uniform(1, 10)), float(rng.uniform(0.8, 0.99))
         settings += [
             (f"t0 = {french(round(t0, 3))}, alpha = {french(round(alpha, 3))}", (round(t0, 3), 0.01, round(alpha, 3))),
@@ -763,7 +759,7 @@ def linear_cases(seed: int | None) -> list[Case]:
         ("un long programme de 1000 températures", (5.0, 0.01, 1000)),
     ]
     if seed is not None:
-        rng = _rng(seed, 4)
+        rng = case_rng(seed, 4)
         steps, t0 = int(rng.integers(3, 50)), round(float(rng.uniform(1, 10)), 2)
         settings.append((f"{steps} températures de {french(t0)} à 0,05", (t0, 0.05, steps)))
     return [Case(label, calling(*args), _linear_judge(*args)) for label, args in settings]
@@ -830,7 +826,7 @@ def next_temperature_cases(seed: int | None) -> list[Case]:
         ),
     ]
     if seed is not None:
-        rng = _rng(seed, 5)
+        rng = case_rng(seed, 5)
         drawn = {
             "t0": round(float(rng.uniform(1, 5)), 2),
             "alpha": round(float(rng.uniform(0.8, 0.99)), 3),
@@ -882,7 +878,7 @@ def adapt_alpha_cases(seed: int | None) -> list[Case]:
         ("alpha ne dépasse pas 0,999", 0.9989, 0.0),
     ]
     if seed is not None:
-        rng = _rng(seed, 6)
+        rng = case_rng(seed, 6)
         for low, high in ((0.5, 1.0), (0.0, 0.05), (0.05, 0.5)):
             alpha, acceptance = round(float(rng.uniform(0.9, 0.99)), 3), round(float(rng.uniform(low, high)), 3)
             settings.append((f"alpha = {french(alpha)}, taux = {french(acceptance)}", alpha, acceptance))
@@ -1157,7 +1153,7 @@ def _share_of_inter(low: float, high: float) -> Callable[[Plain], str | None]:
 
 
 def extended_move_cases(seed: int | None) -> list[Case]:
-    rng = _rng(seed, 7)
+    rng = case_rng(seed, 7)
     cells, givens = row_permuted_state(temoin(), rng), temoin().givens
     first = int(rng.integers(1000))
     return [
@@ -1205,7 +1201,7 @@ def ratios_cases(seed: int | None) -> list[Case]:
         ("une seule grille", [2.5], [0.5]),
     ]
     if seed is not None:
-        rng = _rng(seed, 8)
+        rng = case_rng(seed, 8)
         count = int(rng.integers(2, 6))
         settings.append(
             (
@@ -1240,20 +1236,20 @@ register(
 
 
 def growth_class(empty_cells: list[int], values: list[float]) -> str:
-    """Reference: "lineaire", "polynomial", "exponentiel" or "autre", from the first and last values."""
+    """Reference: "linéaire", "polynomial", "exponentiel" or "autre", from the first and last values."""
     growth = values[-1] / values[0]
     if growth <= 1:
         return "autre"
     exponent = math.log(growth) / math.log(empty_cells[-1] / empty_cells[0])
     if exponent <= 1.5:
-        return "lineaire"
+        return "linéaire"
     return "polynomial" if exponent <= 4 else "exponentiel"
 
 
 def _one_class(output: Plain) -> str | None:
     if isinstance(output, str) and normal_word(output) in GROWTH_CLASSES:
         return None
-    return "la fonction doit renvoyer un des mots « lineaire », « polynomial », « exponentiel » ou « autre »"
+    return "la fonction doit renvoyer un des mots « linéaire », « polynomial », « exponentiel » ou « autre »"
 
 
 def growth_class_cases(seed: int | None) -> list[Case]:
@@ -1270,7 +1266,7 @@ def growth_class_cases(seed: int | None) -> list[Case]:
         ("exposant exactement 4 : encore polynomial", [5, 20, 80], [1.0, 300.0, 65536.0]),
     ]
     if seed is not None:
-        rng = _rng(seed, 9)
+        rng = case_rng(seed, 9)
         for low, high in ((1.05, 1.5), (1.5, 4.0), (4.0, 8.0)):
             first, factor = int(rng.integers(20, 40)), float(rng.uniform(1.1, 2.0))
             last, exponent = round(first * factor), float(rng.uniform(low, high))
