@@ -13,6 +13,7 @@ from sudoku_course.teaching import checks
 from sudoku_course.teaching.checks import (
     ERRORED,
     FAILED,
+    NOT_RUN,
     PASSED,
     TOO_SLOW,
     check,
@@ -85,13 +86,14 @@ def test_errors_and_crashes_are_reported_per_case_and_never_raised():
     assert "code de sortie 3" in report.details[2].detail
 
 
-def test_an_endless_loop_in_c_costs_its_own_case_only():
+def test_an_endless_loop_in_c_is_stopped_and_the_check_stops_there():
     def stuck_on_zero(x):
         return sum(itertools.count()) if x == 0 else 2 * x
 
     report = evaluate(DOUBLE, [stuck_on_zero])
-    assert verdicts(report) == [PASSED, PASSED, TOO_SLOW, PASSED]
+    assert verdicts(report) == [PASSED, PASSED, TOO_SLOW, NOT_RUN]
     assert report.details[2].detail.startswith("plus de 1 s")
+    assert report.passed == 2 and "non lancé" in report.text()
 
 
 def test_a_result_that_is_not_plain_data_is_a_failure():
@@ -188,3 +190,11 @@ def test_plain_turns_subclasses_with_their_own_equality_into_plain_values():
     assert type(plain(Word("x"))) is str and type(plain(Number(3))) is int
     assert type(plain({"k": [Word("y")]})["k"][0]) is str
     assert evaluate(DOUBLE, [lambda x: Number(0)]).passed == 1  # only x = 0, whose double is 0
+
+
+def test_a_stub_called_by_the_answer_is_named_in_the_verdict():
+    def helper(x):
+        raise NotImplementedError("À compléter")
+
+    report = evaluate(DOUBLE, [lambda x: helper(x)])
+    assert report.stub and "la fonction helper lève encore NotImplementedError" in report.summary()

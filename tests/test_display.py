@@ -210,7 +210,8 @@ def refused(read) -> str:
         ),
         (
             lambda: SudokuGrid.from_string("9a" + TEMOIN[2:]),
-            "caractère « a » à la ligne 1, colonne 2 (caractère n° 2) : une grille 9 × 9 n'utilise que les chiffres 1 à 9",
+            "caractère « a » à la ligne 1, colonne 2 (caractère n° 2) : "
+            "une grille 9 × 9 n'utilise que les chiffres 1 à 9",
         ),
         (
             lambda: SudokuGrid.from_string("99" + TEMOIN[2:]),

@@ -7,7 +7,8 @@ One entry point for every exercise of the registry
 in the order of `Exercise.functions`). The check builds the exercise's public
 cases, runs each case's `call` on the student's functions in a child process
 that can be killed (`isolation.run_calls`: an endless loop, even inside numpy,
-costs its own case only, and the next case runs in a fresh child), computes
+is stopped at the time limit; the check then stops there, the next cases
+« non lancé », since each would wait its whole limit too), computes
 the reference output here, then judges: `judge(output)` first, then
 `agree(output, reference_output)`. A verdict is built from the case's label
 and the student's output only, so it never shows a hidden expected value.
@@ -15,7 +16,8 @@ and the student's output only, so it never shows a hidden expected value.
 Verdicts: réussi, échoué (with the property that broke), erreur (the
 function raised), trop lent (more than the exercise's time limit per case).
 A function that still raises `NotImplementedError` makes the whole check
-« pas encore fait ». The report is shown as HTML in Jupyter and as text
+« pas encore fait », naming that function (it may be another exercise's, which
+this one calls). The report is shown as HTML in Jupyter and as text
 elsewhere, and returned as a `CheckReport`.
 
 A check never raises for the student's answer, so that an exercise notebook
@@ -52,9 +54,11 @@ PASSED = "réussi"
 FAILED = "échoué"
 ERRORED = "erreur"
 TOO_SLOW = "trop lent"
+NOT_RUN = "non lancé"
+NOT_RUN_DETAIL = "un cas précédent a dépassé le temps limite : corrigez-le d'abord"
 NOT_DONE = "pas encore fait"
-SYMBOLS = {PASSED: "✔", FAILED: "✘", ERRORED: "✘", TOO_SLOW: "⏱"}
-COLOURS = {PASSED: "#1a7f37", FAILED: "#cf222e", ERRORED: "#cf222e", TOO_SLOW: "#bf8700"}
+SYMBOLS = {PASSED: "✔", FAILED: "✘", ERRORED: "✘", TOO_SLOW: "⏱", NOT_RUN: "·"}
+COLOURS = {PASSED: "#1a7f37", FAILED: "#cf222e", ERRORED: "#cf222e", TOO_SLOW: "#bf8700", NOT_RUN: "#6e7781"}
 
 
 def shorten(text: str, width: int = DETAIL_LENGTH) -> str:
@@ -85,6 +89,8 @@ class CheckReport:
     total: int
     details: list[CaseResult]
     stub: bool = False
+    missing: str = ""
+    """For a stub: the function that still raises NotImplementedError (maybe one the exercise calls)."""
 
     @property
     def passed(self) -> int:
@@ -99,7 +105,8 @@ class CheckReport:
     def summary(self) -> str:
         """One French line: 'pas encore fait', all passed, or how many passed."""
         if self.stub:
-            return f"{self.name} : {NOT_DONE} (la fonction lève encore NotImplementedError)"
+            function = f"{self.missing} " if self.missing else ""
+            return f"{self.name} : {NOT_DONE} (la fonction {function}lève encore NotImplementedError)"
         if self.ok:
             return f"{self.name} : bravo, les {self.total} cas sont réussis"
         return f"{self.name} : {self.passed}/{self.total} cas réussis"
@@ -183,9 +190,12 @@ def evaluate(item: Exercise, functions: Sequence[Callable], seed: int | None = N
     details = []
     for case, outcome in zip(cases, run_calls(calls, item.time_limit), strict=False):
         if outcome.not_implemented:
-            return CheckReport(item.name, len(cases), [], stub=True)
+            return CheckReport(item.name, len(cases), [], stub=True, missing=outcome.where)
         details.append(case_verdict(case, outcome, item.references, item.time_limit))
-    return CheckReport(item.name, len(cases), details)
+        if outcome.kind == TIMEOUT:
+            break  # one endless loop is enough: the next cases would each wait their whole limit too
+    skipped = [CaseResult(case.label, NOT_RUN, NOT_RUN_DETAIL) for case in cases[len(details) :]]
+    return CheckReport(item.name, len(cases), details + skipped)
 
 
 def _show(report: CheckReport) -> None:

@@ -254,7 +254,8 @@ def _french_reason(error: InvalidPuzzleError) -> str:
         if kind == "character":
             return f"caractère « {error.character} » inconnu {at}"
         side = expected[1]
-        return f"caractère « {error.character} » {at} : une grille {side} × {side} n'utilise que les chiffres 1 à {side}"
+        grid = f"une grille {side} × {side} n'utilise que les chiffres 1 à {side}"
+        return f"caractère « {error.character} » {at} : {grid}"
     if kind == "shape":
         sides = ", ".join(map(str, expected[:-1])) + f" ou {expected[-1]}"
         return f"grille carrée de côté {sides} attendue, forme {found} trouvée"
