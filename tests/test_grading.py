@@ -301,6 +301,11 @@ def expected_points(student: str, name: str, function) -> float:
     return round(item.points * report.passed / report.total, 2)
 
 
+BOX_POINTS = exercise("box_index").points
+VALID_POINTS = exercise("is_valid_solution").points
+FULL_MARKS = BOX_POINTS + VALID_POINTS
+
+
 def points(run: GradedClass, student: str) -> tuple[float, float, float]:
     row = run.gradebook[student]
     return float(row["box_index"]), float(row["is_valid_solution"]), float(row["total"])
@@ -328,13 +333,13 @@ def test_every_student_has_a_row_and_every_exercise_a_column(graded):
         "maximum",
         "flags",
     ]
-    assert {row["maximum"] for row in graded.gradebook.values()} == {"18"}
+    assert {float(row["maximum"]) for row in graded.gradebook.values()} == {FULL_MARKS}
     assert "ignored" in graded.console and "notes.txt" in graded.console
 
 
 def test_honest_submissions_get_full_marks_whatever_their_nbformat(graded):
     for student in ("alice", "jean dupont", "vincent"):
-        assert points(graded, student) == (8, 10, 18), student
+        assert points(graded, student) == (BOX_POINTS, VALID_POINTS, FULL_MARKS), student
         assert graded.gradebook[student]["flags"] == ""
 
 
@@ -373,11 +378,12 @@ def test_using_the_package_answers_is_flagged_and_earns_nothing(graded):
 
 
 def test_an_endless_c_loop_a_memory_bomb_and_an_exit_cost_their_own_case_only(graded):
-    assert points(graded, "h-loop") == (round(8 * 5 / 6, 2), 10, round(8 * 5 / 6 + 10, 2))
+    box_after_timeout = round(BOX_POINTS * 5 / 6, 2)  # the sixth case loops; it alone is lost
+    assert points(graded, "h-loop") == (box_after_timeout, VALID_POINTS, round(box_after_timeout + VALID_POINTS, 2))
     assert graded.gradebook["h-loop"]["flags"] == f"timeout: {LESSON}"
-    assert points(graded, "h-memory") == (8, 9, 17)
+    assert points(graded, "h-memory") == (BOX_POINTS, VALID_POINTS - 1, FULL_MARKS - 1)  # the 4 × 4 case only
     assert feedback(graded, "h-memory").count("a dépassé le temps accordé : elle est ignorée") == 2
-    assert points(graded, "h-exit") == (round(8 * 5 / 6, 2), 10, round(8 * 5 / 6 + 10, 2))
+    assert points(graded, "h-exit") == (box_after_timeout, VALID_POINTS, round(box_after_timeout + VALID_POINTS, 2))
     assert graded.gradebook["h-exit"]["flags"] == f"crash: {LESSON}"
 
 
@@ -432,7 +438,7 @@ def test_grading_refuses_to_start_without_solutions_or_sandbox(tmp_path, monkeyp
     assert "--no-sandbox" in capsys.readouterr().err and not (tmp_path / "g.csv").exists()
     assert main([*arguments, "--no-sandbox"]) == 0
     report = (tmp_path / "grading-report.txt").read_text(encoding="utf-8")
-    assert report.count("WITHOUT a sandbox") == 2 and "alice/00-environnement.ipynb: ok, 18/18 points" in report
+    assert report.count("WITHOUT a sandbox") == 2 and f"alice/00-environnement.ipynb: ok, {FULL_MARKS:g}/{FULL_MARKS:g} points" in report
 
 
 def test_solutions_that_fail_their_own_cases_stop_the_run(tmp_path, monkeypatch):
