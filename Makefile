@@ -9,7 +9,7 @@ EXERCISES := $(wildcard exercises/*.ipynb)
 NBVAL := -p sudoku_course.teaching.notebooks --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 # Batch runs draw no progress bar: committed outputs and nbval comparisons hold none.
-test run grade: export SUDOKU_COURSE_PROGRESS = 0
+test run: export SUDOKU_COURSE_PROGRESS = 0
 # make site: the students' site (lessons, exercises); make site SOLUTIONS=1: the instructors' (with solutions).
 SITE_DIR := _build/site$(if $(filter 1,$(SOLUTIONS)),-solutions)
 
@@ -44,16 +44,18 @@ run: install
 exercises: install
 	$(PY) -m sudoku_course.teaching.authoring solutions exercises
 
-# make grade SUBMISSIONS=dir/   with dir/<student>/<NN-name>.ipynb  ->  grades.csv
+# make grade SUBMISSIONS=dir/ [JOBS=2]   with dir/<student>/<NN-name>.ipynb  ->  grades.csv, gradebook.csv,
+# feedback/<student>/<NN-name>.html (each submission runs in a bubblewrap sandbox; see the README)
+JOBS ?= 2
 grade: install
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=dir/   (dir/<student>/<NN-name>.ipynb)"; exit 2; }
-	$(PY) -m sudoku_course.teaching.grading "$(SUBMISSIONS)" --master solutions --out grades.csv
+	$(PY) -m sudoku_course.teaching.grading "$(SUBMISSIONS)" --master solutions --out grades.csv --jobs $(JOBS)
 
 # make diff: every exercise (stubs) against its solution;
 # make diff SUBMISSION=dir/alice/00-environnement.ipynb: a submission against its solution.
 diff: install
 ifdef SUBMISSION
-	$(VENV)/bin/nbdiff --sources "solutions/$(notdir $(SUBMISSION))" "$(SUBMISSION)"
+	$(VENV)/bin/nbdiff --sources "solutions/$$(basename "$(SUBMISSION)")" "$(SUBMISSION)"
 else
 	@for nb in solutions/*.ipynb; do $(VENV)/bin/nbdiff --sources "$$nb" "exercises/$$(basename $$nb)"; done
 endif

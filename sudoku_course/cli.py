@@ -289,7 +289,11 @@ def _add_grade(commands) -> None:
 
         grading.add_arguments(parser).set_defaults(handler=grading.run)
 
-    commands.add_parser("grade", help="grade SUBMISSIONS/<student>/<NN-name>.ipynb into grades.csv", declare=declare)
+    commands.add_parser(
+        "grade",
+        help="grade SUBMISSIONS/<student>/<NN-name>.ipynb in a sandbox: grades, gradebook, feedback",
+        declare=declare,
+    )
 
 
 # ---------------------------------------------------------------- helpers

@@ -1,4 +1,4 @@
-"""Figures of the course: a drawn grid, benchmark bars and convergence curves.
+"""Figures of the course: a drawn grid, benchmark bars, convergence curves and annealing traces.
 
 Every function draws on the Axes it is given (or on a new figure) and returns
 that Axes. All share one style, `COURSE_STYLE`; `use_course_style()` applies it
@@ -19,7 +19,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
+from matplotlib.ticker import FixedLocator, FuncFormatter
 
 from .grid import SYMBOLS, SudokuGrid, as_grid
 
@@ -49,8 +51,16 @@ PLOT_LABELS = {
     "median_seconds": "median time per puzzle (s)",
     "success_rate": "success rate",
     "median_evaluations": "median evaluations",
+    "chain": "chain (one temperature)",
+    "temperature": "temperature",
+    "acceptance": "acceptance rate",
+    "energy": "energy (conflicts)",
+    "current": "current state",
+    "best": "best so far",
 }
 """The words the figures draw, in English; `labels=` overrides them."""
+TRACE_PANELS = ("temperature", "acceptance", "energy")
+"""The panels of `plot_annealing_trace`, top to bottom: keys of a trace record (energy also draws `best`)."""
 
 
 def use_course_style() -> None:
@@ -189,7 +199,58 @@ def plot_convergence(
     ax.set_ylabel(label("best_cost"))
     if log:
         ax.set_yscale("symlog")
+        ticks = round_ticks(*ax.get_ylim())
+        ax.yaxis.set_major_locator(FixedLocator(ticks))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
     ax.legend()
     if title:
         ax.set_title(title)
     return ax
+
+
+@_course_style
+def plot_annealing_trace(
+    traces: dict[str, list[dict]],
+    title: str | None = None,
+    labels: Mapping[str, str] | None = None,
+) -> np.ndarray:
+    """An annealing run chain by chain: temperature, acceptance rate, and energy (current solid, best dashed).
+
+    `traces` maps a run label to its trace, one record per chain with the keys temperature, acceptance,
+    energy and best (as AnnealingSolver's trace and the loops of lesson 02 record them). Returns the three
+    Axes, top to bottom; `labels` overrides the axis titles and may rename the runs (see PLOT_LABELS).
+    """
+    if not traces or not any(traces.values()):
+        raise ValueError("no trace to plot")
+    label = _labeller(labels)
+    figure, axes = plt.subplots(len(TRACE_PANELS), 1, sharex=True, figsize=(6.4, 6.4))
+    for k, (name, trace) in enumerate(traces.items()):
+        colour = f"C{k}"  # the k-th colour of the style's cycle
+        chains = np.arange(1, len(trace) + 1)
+        for ax, key in zip(axes, TRACE_PANELS, strict=True):
+            ax.plot(chains, [record[key] for record in trace], color=colour, label=label(name))
+        axes[-1].plot(chains, [record["best"] for record in trace], color=colour, linestyle="--")
+    for ax, key in zip(axes, TRACE_PANELS, strict=True):
+        ax.set_ylabel(label(key))
+    axes[1].set_ylim(0, 1)
+    axes[-1].set_xlabel(label("chain"))
+    if len(traces) > 1:
+        axes[0].legend()
+    styles = [Line2D([], [], color="gray", label=label("current"))]
+    styles.append(Line2D([], [], color="gray", linestyle="--", label=label("best")))
+    axes[-1].legend(handles=styles, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2)  # under the axis
+    if title:
+        axes[0].set_title(title)
+    figure.align_ylabels(axes)
+    return axes
+
+
+def round_ticks(low: float, high: float, at_least: int = 3) -> list[float]:
+    """Round values between low and high for a log axis: 0, 1, 2, 5, 10, 20, 50... or, if that gives fewer than
+    `at_least`, the finer 0, 1, 2, 3, 5, 7, 10, 20, 30... (a symlog axis alone may label a single decade)."""
+    for steps in ((1, 2, 5), (1, 2, 3, 5, 7)):
+        values = [0, *(step * 10**power for power in range(10) for step in steps)]
+        ticks = [value for value in values if low <= value <= high]
+        if len(ticks) >= at_least:
+            break
+    return ticks

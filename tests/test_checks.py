@@ -1,4 +1,4 @@
-"""The check engine: verdicts, stubs, errors, endless loops in C, strict mode, reports, records, experiments."""
+"""The check engine: verdicts, stubs, errors, endless loops in C, strict mode, reports, experiments."""
 
 from __future__ import annotations
 
@@ -13,15 +13,11 @@ from sudoku_course.teaching import checks
 from sudoku_course.teaching.checks import (
     ERRORED,
     FAILED,
+    NOT_RUN,
     PASSED,
     TOO_SLOW,
-    ArgsCase,
     check,
     evaluate,
-    returns,
-    run_check,
-    sign_record,
-    verify_record,
 )
 from sudoku_course.teaching.exercises import REGISTRY, Case, Exercise, NotPlainError, plain
 from sudoku_course.teaching.exercises.common import calling, close, integer, normal_word, same_word
@@ -90,13 +86,14 @@ def test_errors_and_crashes_are_reported_per_case_and_never_raised():
     assert "code de sortie 3" in report.details[2].detail
 
 
-def test_an_endless_loop_in_c_costs_its_own_case_only():
+def test_an_endless_loop_in_c_is_stopped_and_the_check_stops_there():
     def stuck_on_zero(x):
         return sum(itertools.count()) if x == 0 else 2 * x
 
     report = evaluate(DOUBLE, [stuck_on_zero])
-    assert verdicts(report) == [PASSED, PASSED, TOO_SLOW, PASSED]
+    assert verdicts(report) == [PASSED, PASSED, TOO_SLOW, NOT_RUN]
     assert report.details[2].detail.startswith("plus de 1 s")
+    assert report.passed == 2 and "non lancé" in report.text()
 
 
 def test_a_result_that_is_not_plain_data_is_a_failure():
@@ -177,46 +174,27 @@ def test_an_experiment_returns_its_result_or_says_why_it_was_skipped(capsys):
     assert "abandonnée : pas de résultat après 0,5 s" in capsys.readouterr().out
 
 
-# ------------------------------------------------------- legacy run_check
-def test_legacy_run_check_runs_argument_cases_in_a_child():
-    cases = [ArgsCase("2 donne 4", (2,), returns(4)), ArgsCase("boucle", (0,), returns(0))]
-    report = run_check("double", lambda x: sum(itertools.count()) if x == 0 else 2 * x, cases, time_limit=0.5)
-    assert verdicts(report) == [PASSED, TOO_SLOW]
-    assert run_check("double", stub, cases).stub
+def test_plain_turns_subclasses_with_their_own_equality_into_plain_values():
+    class Word(str):
+        def __eq__(self, other):
+            return True
+
+        __hash__ = str.__hash__
+
+    class Number(int):
+        def __eq__(self, other):
+            return True
+
+        __hash__ = int.__hash__
+
+    assert type(plain(Word("x"))) is str and type(plain(Number(3))) is int
+    assert type(plain({"k": [Word("y")]})["k"][0]) is str
+    assert evaluate(DOUBLE, [lambda x: Number(0)]).passed == 1  # only x = 0, whose double is 0
 
 
-# ---------------------------------------------------------- grading record
-def test_signed_records_verify_only_with_the_key():
-    payload = {"exercise": "double", "passed": 2, "total": 2}
-    line = sign_record(payload, b"key")
-    assert verify_record(line, b"key") == payload
-    assert verify_record(line, b"other key") is None
-    assert verify_record(line.replace('"passed": 2', '"passed": 3'), b"key") is None
-    assert verify_record('{"exercise": "double", "passed": 2, "total": 2}', b"key") is None
-    assert verify_record("not json at all", b"key") is None
+def test_a_stub_called_by_the_answer_is_named_in_the_verdict():
+    def helper(x):
+        raise NotImplementedError("À compléter")
 
-
-def test_grading_setup_takes_the_key_and_records_each_check(tmp_path, monkeypatch, registered):
-    key_file, record = tmp_path / "key", tmp_path / "record.jsonl"
-    key_file.write_bytes(b"secret")
-    monkeypatch.setenv(checks.KEY_FILE_ENV, str(key_file))
-    monkeypatch.setenv(checks.RECORD_ENV, str(record))
-    key, record_path = checks._take_grading_setup()
-    assert key == b"secret" and record_path == record
-    assert not key_file.exists()
-    assert checks.KEY_FILE_ENV not in os.environ and checks.RECORD_ENV not in os.environ
-
-    monkeypatch.setattr(checks, "_GRADING_KEY", key)
-    monkeypatch.setattr(checks, "_RECORD_PATH", record_path)
-    check("test_double", lambda x: x + 2)
-    check("is_valid_solution", stub)
-    lines = record.read_text().splitlines()
-    assert [verify_record(line, b"secret") for line in lines] == [
-        {"exercise": "test_double", "passed": 1, "total": 4},
-        {"exercise": "is_valid_solution", "passed": 0, "total": 10},
-    ]
-
-
-def test_no_record_outside_grading(monkeypatch):
-    monkeypatch.delenv(checks.KEY_FILE_ENV, raising=False)
-    assert checks._take_grading_setup() == (None, None)
+    report = evaluate(DOUBLE, [lambda x: helper(x)])
+    assert report.stub and "la fonction helper lève encore NotImplementedError" in report.summary()

@@ -27,7 +27,9 @@ from sudoku_course.teaching.display import (
     french_number,
     french_outcome,
     french_percent,
+    french_scientific,
     french_table,
+    french_ticks,
 )
 from sudoku_course.teaching.labels import BANK_LABELS, COLUMN_LABELS, OUTCOME_LABELS
 
@@ -67,10 +69,32 @@ def test_french_number(number, decimals, text):
     assert french_number(number, decimals) == text
 
 
+def test_french_ticks_write_decimal_commas():
+    import matplotlib.pyplot as plt
+
+    plt.switch_backend("Agg")
+    ax = plt.figure().gca()
+    ax.plot([0, 1500], [0.25, 1.5])
+    french_ticks(ax)
+    plt.gcf().canvas.draw()
+    assert {"0,2", "1,4"} <= {t.get_text() for t in ax.get_yticklabels()}
+    assert f"1{NARROW_SPACE}000" in {t.get_text() for t in ax.get_xticklabels()}
+    plt.close("all")
+
+
 def test_french_percent_and_interval():
     assert french_percent(0.718) == f"71,8{NARROW_SPACE}%"
     assert french_percent(0.95, 0) == f"95{NARROW_SPACE}%"
     assert french_interval((-27.06, -23.0)) == "[-27,1 ; -23,0]"
+
+
+def test_french_scientific_writes_a_comma_and_a_superscript_exponent():
+    times = f"{NARROW_SPACE}×{NARROW_SPACE}"
+    assert french_scientific(9.0**36) == f"2,3{times}10³⁴"
+    assert french_scientific(2.6418e12, 3) == f"2,64{times}10¹²"
+    assert french_scientific(0.00012) == f"1,2{times}10⁻⁴"
+    assert french_scientific(-3.4e-4) == f"-3,4{times}10⁻⁴"
+    assert french_scientific(2.5e12, 1) == f"2{times}10¹²"
 
 
 @given(st.floats(-1e9, 1e9, allow_nan=False))
@@ -115,6 +139,12 @@ def test_french_table_renames_columns_index_and_bank_values():
     assert list(indexed.index.names) == ["solveur", "difficulté"]
     assert indexed.index.tolist() == [("exact", "facile"), ("backtracking", "moyenne")]
     assert indexed["évaluations (médiane)"].tolist() == ["12,2", f"3{NARROW_SPACE}000,0"]
+
+
+def test_french_table_groups_integers_by_thousands_and_leaves_booleans_alone():
+    table = french_table(pd.DataFrame({"evaluations": [14577, 300000, 7], "solved": [True, False, True]}))
+    assert table["évaluations"].tolist() == [f"14{NARROW_SPACE}577", f"300{NARROW_SPACE}000", "7"]
+    assert table["résolues"].tolist() == ["oui", "non", "oui"]
 
 
 def test_french_table_of_a_pivot_and_of_a_series():
@@ -180,7 +210,8 @@ def refused(read) -> str:
         ),
         (
             lambda: SudokuGrid.from_string("9a" + TEMOIN[2:]),
-            "caractère « a » à la ligne 1, colonne 2 (caractère n° 2) : une grille 9 x 9 n'utilise que 1..9",
+            "caractère « a » à la ligne 1, colonne 2 (caractère n° 2) : "
+            "une grille 9 × 9 n'utilise que les chiffres 1 à 9",
         ),
         (
             lambda: SudokuGrid.from_string("99" + TEMOIN[2:]),

@@ -80,6 +80,12 @@ def scribbles_on_its_input(grid, puzzle=None):
     return answer
 
 
+def givens_of_the_grid(grid, puzzle=None):
+    """Compares the givens where the grid marks them, instead of where the puzzle does."""
+    valid = student_is_valid_solution(grid)
+    return valid and (puzzle is None or bool((grid.cells[grid.givens] == puzzle.cells[grid.givens]).all()))
+
+
 def returns_an_int(grid, puzzle=None):
     return int(student_is_valid_solution(grid, puzzle))
 
@@ -91,6 +97,7 @@ WRONG_IS_VALID = {
     "forgets empty cells": no_conflict_only,
     "hard-coded 9": hard_coded_nine,
     "mutates its input": scribbles_on_its_input,
+    "the grid's givens, not the puzzle's": givens_of_the_grid,
     "an int, not a bool": returns_an_int,
 }
 

@@ -7,15 +7,19 @@ import math
 import numpy as np
 import pytest
 
+from sudoku_course.cost import ConflictTable
 from sudoku_course.teaching.exercises import lesson02, lesson_exercises
 
 REFERENCES = {
     "partial_energy": (lesson02.partial_energy,),
     "block_swap_neighbour": (lesson02.block_swap_neighbour,),
+    "metropolis_accept": (lesson02.metropolis_accept,),
+    "anneal": (lesson02.anneal,),
     "exponential_cooling": (lesson02.exponential_cooling,),
     "linear_cooling": (lesson02.linear_cooling,),
     "next_temperature": (lesson02.next_temperature,),
     "adapt_alpha": (lesson02.adapt_alpha,),
+    "anneal_with_rule": (lesson02.anneal_with_rule,),
     "extended_move": (lesson02.extended_move, lesson02.undo_move),
     "ratios": (lesson02.ratios,),
     "growth_class": (lesson02.growth_class,),
@@ -111,6 +115,128 @@ def input_unchanged(cells, givens, rng):
     free = boxes[rng.integers(len(boxes))]
     i, j = rng.choice(len(free), size=2, replace=False)
     return cells.copy(), (free[i], free[j])
+
+
+# ------------------------------------------------------------ metropolis_accept
+def temperature_as_a_factor(delta, temperature, u):
+    return delta <= 0 or u < math.exp(-delta * temperature)
+
+
+def without_the_shortcut(delta, temperature, u):
+    return u < math.exp(-delta / temperature)  # exp overflows for an improving move at a low temperature
+
+
+def greedy(delta, temperature, u):
+    return delta <= 0
+
+
+def refuses_neutral_moves(delta, temperature, u):
+    return delta < 0 or (delta > 0 and u < math.exp(-delta / temperature))
+
+
+def the_probability(delta, temperature, u):
+    return 1.0 if delta <= 0 else math.exp(-delta / temperature)
+
+
+def inverted(delta, temperature, u):
+    return delta <= 0 or u > math.exp(-delta / temperature)
+
+
+# ------------------------------------------------------------ anneal, anneal_with_rule
+FLAWS = {
+    "returns_current": "returns the last state and its energy instead of the best",
+    "aliased_best": "keeps the table's own cell list as the best (no copy), so the best follows the current state",
+    "global_generator": "draws moves and u from np.random instead of rng",
+    "own_generator": "ignores rng and builds a generator with a fixed seed",
+    "greedy": "accepts only the moves that do not raise the energy, whatever the temperature",
+    "strict_t_min": "stops when T <= t_min: the chain at T = t_min exactly is skipped",
+    "nine_by_nine": "reshapes the best cells to 9 x 9",
+    "mutates_state": "swaps the cells of the grid it receives as well",
+    "extra_move": "tries chain_length + 1 moves per chain",
+    "goes_on_at_zero": "finishes the chain after reaching energy 0",
+    "accepted_count": "records the number of accepted moves instead of the rate",
+}
+
+
+def flawed_chain(table, moves, rng, temperature, length, best, best_cells, flaw, state):
+    """The chain of lesson02's reference, with one flaw of FLAWS."""
+    accepted = tried = 0
+    generator = np.random if flaw == "global_generator" else rng
+    while tried < length + (flaw == "extra_move") and (best > 0 or flaw == "goes_on_at_zero"):
+        i, j = moves[generator.randint(len(moves)) if flaw == "global_generator" else rng.integers(len(moves))]
+        tried += 1
+        delta = table.delta_swap_cells(i, j)
+        u = generator.random()
+        if (delta <= 0) if flaw == "greedy" else lesson02.metropolis_accept(delta, temperature, u):
+            table.swap_cells(i, j)
+            if flaw == "mutates_state":
+                flat = state.cells.reshape(-1)
+                flat[i], flat[j] = flat[j], flat[i]
+            accepted += 1
+            if table.cost < best:
+                best, best_cells = table.cost, (table.cells if flaw == "aliased_best" else list(table.cells))
+    return (accepted if flaw == "accepted_count" else accepted / tried), best, best_cells
+
+
+def flawed_result(state, table, best, best_cells, trace, flaw):
+    if flaw == "returns_current":
+        best, best_cells = table.cost, table.cells
+    shape = (9, 9) if flaw == "nine_by_nine" else state.cells.shape
+    return state.with_cells(np.reshape(best_cells, shape)), best, trace
+
+
+def flawed_anneal(flaw):
+    """lesson02.anneal with one flaw of FLAWS."""
+
+    def anneal(state, moves, rng, *, t0, alpha, t_min, chain_length):
+        rng = np.random.default_rng(0) if flaw == "own_generator" else rng
+        table = ConflictTable(state)
+        best, best_cells = table.cost, list(table.cells)
+        trace, temperature = [], t0
+        while (temperature > t_min if flaw == "strict_t_min" else temperature >= t_min) and best > 0:
+            acceptance, best, best_cells = flawed_chain(
+                table, moves, rng, temperature, chain_length, best, best_cells, flaw, state
+            )
+            trace.append({"temperature": temperature, "energy": table.cost, "best": best, "acceptance": acceptance})
+            temperature *= alpha
+        return flawed_result(state, table, best, best_cells, trace, flaw)
+
+    return anneal
+
+
+RULE_FLAWS = {
+    "own_count": "keeps its own count of stale chains and ignores the count the rule returns",
+    "never_reset": "never resets the count when a chain improves the best energy",
+    "one_chain_less": "stops after max_chains - 1 chains",
+    "fixed_cooling": "cools by 0.95 and never calls the rule",
+    "rule_before_chain": "asks the rule for the temperature before each chain, the first included",
+}
+
+
+def flawed_anneal_with_rule(flaw):
+    """lesson02.anneal_with_rule with one flaw of RULE_FLAWS (or of FLAWS, in its chains)."""
+
+    def anneal_with_rule(state, moves, rng, rule, *, t0, chain_length, max_chains):
+        table = ConflictTable(state)
+        best, best_cells = table.cost, list(table.cells)
+        trace, temperature, stale, own = [], t0, 0, 0
+        while len(trace) < max_chains - (flaw == "one_chain_less") and best > 0:
+            if flaw == "rule_before_chain":
+                temperature, stale = rule(temperature, stale, trace[-1]["acceptance"] if trace else 1.0)
+            before = best
+            acceptance, best, best_cells = flawed_chain(
+                table, moves, rng, temperature, chain_length, best, best_cells, flaw, state
+            )
+            trace.append({"temperature": temperature, "energy": table.cost, "best": best, "acceptance": acceptance})
+            own = 0 if best < before else own + 1
+            stale = own if flaw == "own_count" else stale + 1 if flaw == "never_reset" or best >= before else 0
+            if flaw == "fixed_cooling":
+                temperature *= 0.95
+            elif flaw != "rule_before_chain":
+                temperature, stale = rule(temperature, stale, acceptance)
+        return flawed_result(state, table, best, best_cells, trace, flaw)
+
+    return anneal_with_rule
 
 
 # ------------------------------------------------------------ cooling
@@ -231,10 +357,22 @@ def english(empty_cells, values):
 WRONG = {
     "partial_energy": [counts_empty_cells, rows_and_columns_only, one_per_repeated_digit, hard_coded_boxes],
     "block_swap_neighbour": [in_place, global_generator, swaps_in_a_row, hard_coded_three, input_unchanged],
+    "metropolis_accept": [
+        temperature_as_a_factor,
+        without_the_shortcut,
+        greedy,
+        refuses_neutral_moves,
+        the_probability,
+        inverted,
+    ],
+    "anneal": [flawed_anneal(flaw) for flaw in FLAWS],
     "exponential_cooling": [stops_before_t_min, one_too_many, starts_one_step_late],
     "linear_cooling": [one_step_too_many, without_t_min, upwards],
     "next_temperature": [ignores_the_tie, reheats_to_t0, keeps_the_count],
     "adapt_alpha": [tie_at_half, unbounded, in_percent],
+    "anneal_with_rule": [
+        flawed_anneal_with_rule(flaw) for flaw in [*RULE_FLAWS, "returns_current", "global_generator"]
+    ],
     "extended_move": [
         (rows_two_apart, lesson02.undo_move),
         (moves_givens, lesson02.undo_move),

@@ -19,8 +19,10 @@ from sudoku_course.plots import (
     FILLED_COLOR,
     GIVEN_COLOR,
     PLOT_LABELS,
+    plot_annealing_trace,
     plot_benchmark,
     plot_convergence,
+    round_ticks,
     show_grid,
     use_course_style,
 )
@@ -150,6 +152,9 @@ def test_french_plot_labels_cover_every_word_a_figure_draws():
     assert "disqualifié" in [t.get_text() for t in ax.get_legend().get_texts()]
     ax = plot_convergence({"a": [3, 0]}, labels=FRENCH_PLOT_LABELS)
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("itération", "meilleur coût (conflits)")
+    axes = plot_annealing_trace({"a": TRACE}, labels=FRENCH_PLOT_LABELS)
+    assert [ax.get_ylabel() for ax in axes] == ["température", "taux d'acceptation", "énergie (conflits)"]
+    assert [t.get_text() for t in axes[-1].get_legend().get_texts()] == ["état courant", "meilleure jusqu'ici"]
 
 
 def test_plot_benchmark_hatches_disqualified_bars():
@@ -181,8 +186,46 @@ def test_plot_convergence_draws_one_curve_per_history():
 
 def test_plot_convergence_log_scale_keeps_zero_and_empty_input_is_refused():
     assert plot_convergence({"a": [3, 0]}, log=True).get_yscale() == "symlog"
+
+
+def test_a_log_convergence_plot_labels_several_round_ticks():
+    ax = plot_convergence({"easy": [28, 20, 12, 7], "hard": [33, 25, 9]}, log=True)
+    low, high = ax.get_ylim()
+    labels = [tick.get_text() for tick in ax.get_yticklabels() if low <= tick.get_position()[1] <= high]
+    assert len(labels) >= 3 and labels == [f"{value:g}" for value in round_ticks(low, high)]
+    assert round_ticks(0, 25) == [0, 1, 2, 5, 10, 20] and round_ticks(7, 33) == [7, 10, 20, 30]
     with pytest.raises(ValueError, match="no history"):
         plot_convergence({})
+
+
+# ---------------------------------------------------- plot_annealing_trace
+TRACE = [
+    {"temperature": 2.0, "acceptance": 0.8, "energy": 30, "best": 25},
+    {"temperature": 1.8, "acceptance": 0.6, "energy": 20, "best": 20},
+    {"temperature": 1.62, "acceptance": 0.5, "energy": 22, "best": 18},
+]
+
+
+def test_plot_annealing_trace_draws_each_key_per_chain():
+    axes = plot_annealing_trace({"run": TRACE}, title="recuit")
+    assert len(axes) == 3 and axes[0].get_title() == "recuit"
+    temperature, acceptance, energy = (ax.get_lines() for ax in axes)
+    assert temperature[0].get_xdata().tolist() == [1, 2, 3]
+    assert temperature[0].get_ydata().tolist() == [2.0, 1.8, 1.62]
+    assert acceptance[0].get_ydata().tolist() == [0.8, 0.6, 0.5]
+    assert [line.get_ydata().tolist() for line in energy] == [[30, 20, 22], [25, 20, 18]]
+    assert energy[1].get_linestyle() == "--" and energy[0].get_color() == energy[1].get_color()
+    assert axes[-1].get_xlabel() == PLOT_LABELS["chain"]
+    assert axes[0].get_legend() is None  # one run: no legend of runs
+
+
+def test_plot_annealing_trace_tells_runs_apart_and_refuses_no_trace():
+    axes = plot_annealing_trace({"témoin": TRACE, "moyenne": TRACE[:2]}, labels={"témoin": "le témoin"})
+    assert [t.get_text() for t in axes[0].get_legend().get_texts()] == ["le témoin", "moyenne"]
+    first, second = axes[0].get_lines()
+    assert first.get_color() != second.get_color()
+    with pytest.raises(ValueError, match="no trace"):
+        plot_annealing_trace({"vide": []})
 
 
 # ------------------------------------------------------------------ style

@@ -3,7 +3,7 @@
 - `checks`: exercise checks with a French verdict per case (imported by the exercise notebooks).
 - `authoring`: exercise notebooks generated from the solution notebooks, and the drift check.
 - `notebooks`: executing the course with papermill, the normaliser, notebook hygiene rules.
-- `grading`: grading a folder of student submissions into grades.csv.
+- `grading`: grading a class in a sandbox: grades.csv, gradebook.csv, French feedback per student.
 - `display` and `labels`: the French display layer of the notebooks (numbers, labels, tables, verdicts).
 - `output`: `show`, rich output in Jupyter and plain text on a console.
 

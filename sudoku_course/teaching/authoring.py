@@ -18,10 +18,12 @@ Conventions for lesson authors, in a solution notebook:
   It stays in the solution notebook and runs there too, so it must be
   harmless (comments, or a call that also works on the solution); the tag only
   marks it. Keeping it in the solution keeps the cell ids of both notebooks
-  aligned, which nbdime and the grader rely on.
+  aligned, which nbdime relies on (and the grader, for the cells of value
+  exercises that the registry names by id).
 - A cell tagged `check` calls a check of `sudoku_course.teaching.checks` and
-  holds its own import. The grader restores these cells from the solutions;
-  in the exercise they are marked read-only and undeletable for JupyterLab.
+  holds its own import. The grader does not run these cells (it judges the
+  cases itself); in the exercise they are marked read-only and undeletable
+  for JupyterLab.
 
 Markers must be exact: a line that looks like a marker but is not spelled
 exactly, an END without BEGIN, nested or unclosed blocks, a BEGIN outside a

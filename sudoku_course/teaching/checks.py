@@ -7,7 +7,8 @@ One entry point for every exercise of the registry
 in the order of `Exercise.functions`). The check builds the exercise's public
 cases, runs each case's `call` on the student's functions in a child process
 that can be killed (`isolation.run_calls`: an endless loop, even inside numpy,
-costs its own case only, and the next case runs in a fresh child), computes
+is stopped at the time limit; the check then stops there, the next cases
+« non lancé », since each would wait its whole limit too), computes
 the reference output here, then judges: `judge(output)` first, then
 `agree(output, reference_output)`. A verdict is built from the case's label
 and the student's output only, so it never shows a hidden expected value.
@@ -15,7 +16,8 @@ and the student's output only, so it never shows a hidden expected value.
 Verdicts: réussi, échoué (with the property that broke), erreur (the
 function raised), trop lent (more than the exercise's time limit per case).
 A function that still raises `NotImplementedError` makes the whole check
-« pas encore fait ». The report is shown as HTML in Jupyter and as text
+« pas encore fait », naming that function (it may be another exercise's, which
+this one calls). The report is shown as HTML in Jupyter and as text
 elsewhere, and returned as a `CheckReport`.
 
 A check never raises for the student's answer, so that an exercise notebook
@@ -23,55 +25,28 @@ runs top to bottom. With `SUDOKU_COURSE_STRICT=1` (solutions in CI), or
 `strict=True`, a check that is not fully passed raises `AssertionError`.
 
 In a solution notebook, a cell that calls a check is tagged `check` and holds
-its own import; the grader puts these cells back from the solutions.
+its own import. The grader (`sudoku_course.teaching.grading`) does not run
+these cells: it calls the same cases on the submission's functions in a
+sandbox and judges their plain outputs with `case_verdict`, in its own process.
 
-Legacy: the lessons not yet migrated to the registry (01, 03, 04) keep their
-`check_*` functions built on `run_check` with argument cases (`ArgsCase`,
-exported as `Case`, and the judges `returns`, `returns_bool`); they run in
-the same child processes. This part goes when those lessons are migrated.
-
-Grading record and its threat model. When the grader runs a submission it
-sets `SUDOKU_COURSE_GRADING_KEYFILE` (a file holding a secret key drawn for
-this one run) and `SUDOKU_COURSE_GRADING_RECORD` (a file). Importing this
-module takes both variables out of the environment, reads the key and deletes
-the key file; the grader imports this module in a first cell it adds before
-any student code. Every check then appends to the record one JSON line with
-its name, passed and total, signed with an HMAC-SHA256 of that content under
-the key. The grader keeps only the lines whose HMAC verifies. So a `print`
-that imitates a result, a line written by hand into the record, or a record
-copied from another run is rejected. This is not a sandbox: student code runs
-in the same process and can read the key from this module's memory, replace
-the check functions, or call `run_check` with cases of its own. The record
-stops casual forgery; a determined student can still cheat, which is why a
-grader also reads the submitted code (`make diff`).
 """
 
 from __future__ import annotations
 
-import copy
-import hashlib
-import hmac
 import html
-import json
 import os
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from ..grid import SudokuGrid
 from .exercises import Case as ExerciseCase
 from .exercises import Exercise, NotPlainError, exercise, lesson_exercises
-from .exercises.common import TEMOIN, TEMOIN_SOLUTION, french  # noqa: F401 (TEMOIN*: legacy imports)
+from .exercises.common import french
 from .isolation import CRASH, TIMEOUT, VALUE, Outcome, run_calls
 from .output import show
 
 STRICT_ENV = "SUDOKU_COURSE_STRICT"
-KEY_FILE_ENV = "SUDOKU_COURSE_GRADING_KEYFILE"
-RECORD_ENV = "SUDOKU_COURSE_GRADING_RECORD"
 DEFAULT_TIME_LIMIT = 2.0  # seconds per case
 DETAIL_LENGTH = 300  # characters of a verdict's explanation, at most
 
@@ -79,9 +54,11 @@ PASSED = "réussi"
 FAILED = "échoué"
 ERRORED = "erreur"
 TOO_SLOW = "trop lent"
+NOT_RUN = "non lancé"
+NOT_RUN_DETAIL = "un cas précédent a dépassé le temps limite : corrigez-le d'abord"
 NOT_DONE = "pas encore fait"
-SYMBOLS = {PASSED: "✔", FAILED: "✘", ERRORED: "✘", TOO_SLOW: "⏱"}
-COLOURS = {PASSED: "#1a7f37", FAILED: "#cf222e", ERRORED: "#cf222e", TOO_SLOW: "#bf8700"}
+SYMBOLS = {PASSED: "✔", FAILED: "✘", ERRORED: "✘", TOO_SLOW: "⏱", NOT_RUN: "·"}
+COLOURS = {PASSED: "#1a7f37", FAILED: "#cf222e", ERRORED: "#cf222e", TOO_SLOW: "#bf8700", NOT_RUN: "#6e7781"}
 
 
 def shorten(text: str, width: int = DETAIL_LENGTH) -> str:
@@ -112,6 +89,8 @@ class CheckReport:
     total: int
     details: list[CaseResult]
     stub: bool = False
+    missing: str = ""
+    """For a stub: the function that still raises NotImplementedError (maybe one the exercise calls)."""
 
     @property
     def passed(self) -> int:
@@ -126,7 +105,8 @@ class CheckReport:
     def summary(self) -> str:
         """One French line: 'pas encore fait', all passed, or how many passed."""
         if self.stub:
-            return f"{self.name} : {NOT_DONE} (la fonction lève encore NotImplementedError)"
+            function = f"{self.missing} " if self.missing else ""
+            return f"{self.name} : {NOT_DONE} (la fonction {function}lève encore NotImplementedError)"
         if self.ok:
             return f"{self.name} : bravo, les {self.total} cas sont réussis"
         return f"{self.name} : {self.passed}/{self.total} cas réussis"
@@ -196,6 +176,13 @@ def _run_case(case: ExerciseCase, functions: Sequence[Callable]) -> Any:
     return case.call(*functions)
 
 
+def case_verdict(case: ExerciseCase, outcome: Outcome, references: Sequence[Callable], time_limit: float) -> CaseResult:
+    """The verdict on one case from the outcome of the student's call (a value, an error, a timeout, a crash)."""
+    if outcome.kind != VALUE:
+        return _unfinished(outcome, case.label, time_limit)
+    return _verdict(case, outcome.value, references)
+
+
 def evaluate(item: Exercise, functions: Sequence[Callable], seed: int | None = None) -> CheckReport:
     """Run the cases of `item` (public when seed is None, hidden otherwise) on `functions`; never raises."""
     cases = item.cases(seed)
@@ -203,12 +190,12 @@ def evaluate(item: Exercise, functions: Sequence[Callable], seed: int | None = N
     details = []
     for case, outcome in zip(cases, run_calls(calls, item.time_limit), strict=False):
         if outcome.not_implemented:
-            return CheckReport(item.name, len(cases), [], stub=True)
-        if outcome.kind != VALUE:
-            details.append(_unfinished(outcome, case.label, item.time_limit))
-        else:
-            details.append(_verdict(case, outcome.value, item.references))
-    return CheckReport(item.name, len(cases), details)
+            return CheckReport(item.name, len(cases), [], stub=True, missing=outcome.where)
+        details.append(case_verdict(case, outcome, item.references, item.time_limit))
+        if outcome.kind == TIMEOUT:
+            break  # one endless loop is enough: the next cases would each wait their whole limit too
+    skipped = [CaseResult(case.label, NOT_RUN, NOT_RUN_DETAIL) for case in cases[len(details) :]]
+    return CheckReport(item.name, len(cases), details + skipped)
 
 
 def _show(report: CheckReport) -> None:
@@ -222,8 +209,7 @@ def strict_mode() -> bool:
 
 
 def _conclude(report: CheckReport, strict: bool | None) -> CheckReport:
-    """Record, show, and in strict mode raise if not every case is passed."""
-    _record(report)
+    """Show, and in strict mode raise if not every case is passed."""
     _show(report)
     if (strict_mode() if strict is None else strict) and not report.ok:
         raise AssertionError(f"vérification de {report.summary()}")
@@ -233,7 +219,7 @@ def _conclude(report: CheckReport, strict: bool | None) -> CheckReport:
 def check(name: str, *functions: Callable, strict: bool | None = None) -> CheckReport:
     """Check the student's `functions` (in the order of the exercise's `functions`) on the public cases of `name`.
 
-    Shows the verdicts, records them for grading, and returns the report.
+    Shows the verdicts and returns the report.
     Never raises for the student's answer, unless strict (argument, or
     SUDOKU_COURSE_STRICT=1 when it is None) and some case is not passed:
     then AssertionError. An unknown name or a wrong number of functions is
@@ -244,139 +230,6 @@ def check(name: str, *functions: Callable, strict: bool | None = None) -> CheckR
         expected = ", ".join(item.functions)
         raise TypeError(f"check({name!r}, ...) takes {len(item.functions)} function(s): {expected}")
     return _conclude(evaluate(item, functions), strict)
-
-
-# ------------------------------------------------------------------ legacy
-Judge = Callable[[Any], "str | None"]
-"""Looks at a result: None if it is right, otherwise a French sentence saying what is wrong."""
-
-
-@dataclass(frozen=True)
-class ArgsCase:
-    """A case of the lessons not yet migrated: what it checks (French), the arguments, and the judge."""
-
-    label: str
-    args: tuple
-    judge: Judge
-    kwargs: Mapping[str, Any] = field(default_factory=dict)
-
-
-Case = ArgsCase  # the name the legacy check modules import
-
-
-def short_repr(value: Any, width: int = 80) -> str:
-    """repr(value) cut to `width` characters."""
-    text = repr(value)
-    return text if len(text) <= width else text[: width - 3] + "..."
-
-
-def returns(expected: Any) -> Judge:
-    """A judge accepting only results equal to `expected` (legacy: it shows the expected value)."""
-
-    def judge(result: Any) -> str | None:
-        return None if bool(result == expected) else f"attendu {short_repr(expected)}, obtenu {short_repr(result)}"
-
-    return judge
-
-
-def returns_bool(expected: bool) -> Judge:
-    """A judge accepting only the boolean `expected` (numpy booleans included)."""
-
-    def judge(result: Any) -> str | None:
-        if not isinstance(result, (bool, np.bool_)):
-            return f"la fonction doit renvoyer True ou False, elle a renvoyé {short_repr(result)}"
-        return None if bool(result) == expected else "la réponse ne convient pas pour ce cas"
-
-    return judge
-
-
-def _call_on_copies(func: Callable, case: ArgsCase) -> Any:
-    return func(*copy.deepcopy(case.args), **copy.deepcopy(dict(case.kwargs)))
-
-
-def run_check(
-    name: str,
-    func: Callable,
-    cases: Sequence[ArgsCase],
-    *,
-    time_limit: float = DEFAULT_TIME_LIMIT,
-    strict: bool | None = None,
-) -> CheckReport:
-    """Legacy: run `func` on deep copies of each case's arguments in a child process, judge, show and return.
-
-    Never raises, unless strict and some case is not passed: then AssertionError.
-    """
-    calls = [partial(_call_on_copies, func, case) for case in cases]
-    details, stub = [], False
-    for case, outcome in zip(cases, run_calls(calls, time_limit), strict=False):
-        if outcome.not_implemented:
-            details, stub = [], True
-            break
-        if outcome.kind != VALUE:
-            details.append(_unfinished(outcome, case.label, time_limit))
-        else:
-            problem = _problem(case.judge, outcome.value)
-            details.append(CaseResult(case.label, FAILED if problem else PASSED, shorten(problem or "")))
-    return _conclude(CheckReport(name, len(cases), details, stub), strict)
-
-
-def with_swap(grid: SudokuGrid, first: tuple[int, int], second: tuple[int, int]) -> SudokuGrid:
-    """A copy of `grid` (same givens) whose cells `first` and `second` are swapped."""
-    cells = grid.cells.copy()
-    cells[first], cells[second] = cells[second], cells[first]
-    return SudokuGrid(cells, grid.box_size, grid.givens)
-
-
-def check_is_valid_solution(is_valid_solution: Callable[..., bool], *, strict: bool | None = None) -> CheckReport:
-    """Legacy name of `check("is_valid_solution", is_valid_solution)` (the grader's demo notebook uses it)."""
-    return check("is_valid_solution", is_valid_solution, strict=strict)
-
-
-# ---------------------------------------------------------- grading record
-def _payload_bytes(payload: Mapping[str, Any]) -> bytes:
-    return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
-
-
-def sign_record(payload: Mapping[str, Any], key: bytes) -> str:
-    """One JSON line holding the payload and its HMAC-SHA256 under `key`."""
-    digest = hmac.new(key, _payload_bytes(payload), hashlib.sha256).hexdigest()
-    return json.dumps({"payload": dict(payload), "hmac": digest}, sort_keys=True)
-
-
-def verify_record(line: str, key: bytes) -> dict | None:
-    """The payload of a record line if its HMAC is right under `key`, else None."""
-    try:
-        record = json.loads(line)
-        payload, digest = record["payload"], record["hmac"]
-        expected = hmac.new(key, _payload_bytes(payload), hashlib.sha256).hexdigest()
-    except (ValueError, KeyError, TypeError):
-        return None
-    return payload if isinstance(digest, str) and hmac.compare_digest(digest, expected) else None
-
-
-def _take_grading_setup() -> tuple[bytes | None, Path | None]:
-    """Remove the grading variables from the environment; read, then delete, the key file."""
-    key_file, record = os.environ.pop(KEY_FILE_ENV, None), os.environ.pop(RECORD_ENV, None)
-    if not key_file or not record:
-        return None, None
-    try:
-        key = Path(key_file).read_bytes()
-        Path(key_file).unlink()
-    except OSError:
-        return None, None
-    return key, Path(record)
-
-
-_GRADING_KEY, _RECORD_PATH = _take_grading_setup()
-
-
-def _record(report: CheckReport) -> None:
-    """Append the signed result to the grading record, when the grader asked for one."""
-    if _GRADING_KEY is None or _RECORD_PATH is None:
-        return
-    payload = {"exercise": report.name, "passed": report.passed, "total": report.total}
-    with open(_RECORD_PATH, "a", encoding="utf-8") as file:
-        file.write(sign_record(payload, _GRADING_KEY) + "\n")
 
 
 # ------------------------------------------------------------ the plan

@@ -2,8 +2,9 @@
 
 The package speaks English (columns, keys, errors, outcome codes); what a student reads in a notebook is
 French. Call these functions in the notebooks: `french_table(summary)`, `french_number(43.5)`,
-`french_percent(0.718)`, `french_keys(unit_conflicts(grid))`, `french_error(error)`,
-`explain_effects(effects_verdict(...))`; pass `labels=PLOT_LABELS` (teaching.labels) to the plot helpers.
+`french_percent(0.718)`, `french_scientific(2.3e34)`, `french_keys(unit_conflicts(grid))`, `french_error(error)`,
+`explain_effects(effects_verdict(...))`; pass `labels=PLOT_LABELS` (teaching.labels) to the plot helpers,
+and `french_ticks(*axes)` writes their tick labels the French way.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.ticker import FuncFormatter
 
 from ..crossstudy import EFFECTS, SAME_ORDER, Effects, EffectsVerdict, Gap, Verdict
 from ..grid import InvalidPuzzleError
@@ -42,6 +45,25 @@ def french_number(number: float, decimals: int | None = None) -> str:
 def french_percent(share: float, decimals: int = 1) -> str:
     """A share (0.718) as a French percentage: « 71,8 % »."""
     return f"{french_number(100 * share, decimals)}{NARROW_SPACE}%"
+
+
+def french_ticks(*axes: Axes) -> None:
+    """Write the tick labels of these matplotlib Axes (both axes, linear scales) the French way: « 0,25 »."""
+    formatter = FuncFormatter(lambda value, _: french_number(value))
+    for ax in axes:
+        ax.xaxis.set_major_formatter(formatter)
+        ax.yaxis.set_major_formatter(formatter)
+
+
+SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def french_scientific(number: float, digits: int = 2) -> str:
+    """A number in scientific notation the French way, `digits` significant digits, for values too small or too
+    large for french_number: 2.6e34 -> « 2,6 × 10³⁴ », 1.18e-07 with 3 digits -> « 1,18 × 10⁻⁷ »."""
+    mantissa, exponent = f"{number:.{digits - 1}e}".split("e")
+    power = str(int(exponent)).translate(SUPERSCRIPTS)
+    return f"{mantissa.replace('.', ',')}{NARROW_SPACE}×{NARROW_SPACE}10{power}"
 
 
 # ------------------------------------------------------------------ labels and tables
@@ -76,12 +98,15 @@ def french_table(table: pd.DataFrame | pd.Series, decimals: int | None = None) -
 
     Columns and index names get their French labels (`labels.COLUMN_LABELS`), bank names and booleans in
     the cells and the index are translated, and a Series becomes a one-column table (no `Name: … dtype`
-    footer). With `decimals`, float columns become French number strings (« 43,5 »).
+    footer). Integer columns become French number strings grouped by thousands (« 14 577 »); with `decimals`,
+    float columns too (« 43,5 »).
     """
     frame = table.to_frame() if isinstance(table, pd.Series) else table.copy()
     for column in frame.columns:
         values = frame[column]
-        if decimals is not None and pd.api.types.is_float_dtype(values):
+        if pd.api.types.is_integer_dtype(values) and not pd.api.types.is_bool_dtype(values):
+            frame[column] = [french_number(value) for value in values]
+        elif decimals is not None and pd.api.types.is_float_dtype(values):
             frame[column] = [french_number(value, decimals) for value in values]
         elif values.dtype == object or pd.api.types.is_bool_dtype(values) or isinstance(values.dtype, pd.StringDtype):
             frame[column] = values.map(french_value).astype(object)
@@ -229,7 +254,8 @@ def _french_reason(error: InvalidPuzzleError) -> str:
         if kind == "character":
             return f"caractère « {error.character} » inconnu {at}"
         side = expected[1]
-        return f"caractère « {error.character} » {at} : une grille {side} x {side} n'utilise que 1..{side}"
+        grid = f"une grille {side} × {side} n'utilise que les chiffres 1 à {side}"
+        return f"caractère « {error.character} » {at} : {grid}"
     if kind == "shape":
         sides = ", ".join(map(str, expected[:-1])) + f" ou {expected[-1]}"
         return f"grille carrée de côté {sides} attendue, forme {found} trouvée"

@@ -42,6 +42,8 @@ class Outcome:
     error: str = ""
     """For ERROR: the exception's type name (for CRASH: the child's exit code)."""
     message: str = ""
+    where: str = ""
+    """For ERROR: the name of the function the exception was raised in (a stub names itself)."""
 
     @property
     def not_implemented(self) -> bool:
@@ -54,7 +56,15 @@ def _error_outcome(error: BaseException) -> Outcome:
         message = str(error)
     except Exception:  # an exception whose message cannot even be built
         message = ""
-    return Outcome(ERROR, error=type(error).__name__, message=message[:MESSAGE_LENGTH])
+    return Outcome(ERROR, error=type(error).__name__, message=message[:MESSAGE_LENGTH], where=_raised_in(error))
+
+
+def _raised_in(error: BaseException) -> str:
+    """The name of the function whose code raised `error` (the innermost frame of its traceback)."""
+    trace = error.__traceback__
+    while trace is not None and trace.tb_next is not None:
+        trace = trace.tb_next
+    return trace.tb_frame.f_code.co_name if trace is not None else ""
 
 
 def run_here(call: Callable[[], Any]) -> Outcome:

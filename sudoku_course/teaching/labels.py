@@ -51,6 +51,19 @@ COLUMN_LABELS: dict[str, str] = {
     "high": "borne haute",
     "excludes_zero": "exclut 0",
     "interaction": "interaction",
+    # solvers/annealing.py: one chain of an annealing trace (AnnealingSolver and the loops of lesson 02),
+    # and simanneal's reports (SudokuAnnealer.trace)
+    "restart": "redémarrage",
+    "step": "pas",
+    "improvement": "taux d'amélioration",
+    "temperature": "température",
+    "acceptance": "taux d'acceptation",
+    "energy": "énergie",
+    "best": "meilleure énergie",
+    # exercises of lesson 03: the rows of the swarm studies and the parameters of the provided swarm loop
+    "population_size": "taille de la population",
+    "inertia_start": "inertie au départ",
+    "inertia_end": "inertie à la fin",
     # cost.py: conflicts per kind of unit
     "rows": "lignes",
     "columns": "colonnes",
@@ -84,9 +97,18 @@ PLOT_LABELS: dict[str, str] = {
     "median_seconds": "temps médian par grille (s)",
     "success_rate": "taux de succès",
     "median_evaluations": "évaluations médianes",
+    "chain": "chaîne (une température)",
+    "temperature": "température",
+    "acceptance": "taux d'acceptation",
+    "energy": "énergie (conflits)",
+    "current": "état courant",
+    "best": "meilleure jusqu'ici",
     **BANK_LABELS,
 }
 """French labels for the figures of plots.py: pass `labels=PLOT_LABELS` to a plot helper."""
+
+ENCODING_LABELS: dict[str, str] = {"cells": "par case", "rows": "par ligne", "boxes": "par bloc"}
+"""Encoding of GeneticSolver (lesson 01) -> French words completing « codage … »: « codage par ligne »."""
 
 VALUE_LABELS: dict[str, str] = {
     **BANK_LABELS,

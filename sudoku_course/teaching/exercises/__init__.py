@@ -28,7 +28,14 @@ The contract that the checks and the grader share:
   is False the fixed `disagree` sentence is shown. So no verdict can show a
   hidden expected value.
 - `answers` lists the dotted names of package functions that are the answer
-  of the exercise (a submission that uses one of them earns no points).
+  of the exercise (a submission that uses one of them earns no points; the
+  references of this registry count as answers too, and so does any use of
+  `sudoku_course.teaching` from exercise code).
+- For the grader, `call` runs in a sandboxed process that executes only the
+  submission's definitions, and its output crosses as JSON; `make_cases`
+  runs on both sides and must give the same cases for the same seed.
+  Points: a student earns `Exercise.points` (the public cases' points) times
+  the share of the hidden cases' points passed.
 """
 
 from __future__ import annotations
@@ -135,14 +142,16 @@ def plain(value: Any) -> Plain:
 
     NotPlainError (a TypeError) for anything else: a student's object never crosses as itself.
     """
-    if value is None or isinstance(value, (bool, str)):
+    if value is None or isinstance(value, bool):
         return value
+    if isinstance(value, str):
+        return str.__str__(value)  # a subclass (with its own ==) becomes a plain str
     if isinstance(value, (np.bool_,)):
         return bool(value)
     if isinstance(value, (int, np.integer)):
-        return int(value)
+        return int.__index__(value) if isinstance(value, int) else int(value)
     if isinstance(value, (float, np.floating)):
-        number = float(value)
+        number = float.__float__(value) if isinstance(value, float) else float(value)
         return number if math.isfinite(number) else str(number)
     if isinstance(value, np.ndarray):
         return plain(value.tolist())

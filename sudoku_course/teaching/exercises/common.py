@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import copy
 import math
+import random
 import unicodedata
 from collections.abc import Callable
 from typing import Any
@@ -57,6 +58,25 @@ def calling(*args: Any, **kwargs: Any) -> Callable[..., Plain]:
         return plain(function(*copy.deepcopy(args), **copy.deepcopy(kwargs)))
 
     return call
+
+
+def case_rng(seed: int | None, salt: int) -> np.random.Generator:
+    """The generator that draws one exercise's cases: fixed for the public cases (seed None), else from the seed.
+
+    `salt` tells the exercises of a lesson apart, so that two of them never draw the same cases.
+    """
+    return np.random.default_rng(salt if seed is None else [salt, seed])
+
+
+def seed_global_generators(seed: int) -> None:
+    """Seed numpy's and Python's global generators.
+
+    A case that runs a student's function twice with the same generator, the global generators seeded
+    differently before each run, sees from the two outputs alone whether the function draws only from the
+    generator it is given.
+    """
+    np.random.seed(seed)
+    random.seed(seed)
 
 
 # ------------------------------------------------------------ comparisons

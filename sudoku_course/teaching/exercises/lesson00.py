@@ -162,6 +162,11 @@ def is_valid_solution_cases(seed: int | None) -> list[Case]:
         ("une case est restée vide", SudokuGrid(emptied, 3, solution.givens), puzzle),
         ("une grille résolue qui ne respecte pas les chiffres donnés", relabelled, puzzle),
         ("la même grille, sans grille de départ (elle est correcte)", relabelled, None),
+        (
+            "une grille résolue sans chiffre donné marqué, qui ne respecte pas ceux de la grille de départ",
+            SudokuGrid(relabelled.cells, 3, np.zeros((n, n), dtype=bool)),
+            puzzle,
+        ),
     ]
     return [
         Case(

@@ -1,9 +1,12 @@
-"""Exercises of lesson 02 (simulated annealing): energy, neighbours, cooling schedules, reheating, ratios.
+"""Exercises of lesson 02 (simulated annealing): energy, neighbours, the Metropolis rule, the annealing loop
+and its variant driven by a temperature rule, cooling schedules, reheating, adaptive cooling, ratios.
 
 Each make_cases(seed) gives the public cases for seed None and cases drawn
 from the seed otherwise. Properties are judged from the inputs and the
-student's output (the cooling schedules are judged only so); the comparison
-with the reference answers only True or False.
+student's output (the cooling schedules, the Metropolis rule and the loops
+are judged only so); the comparison with the reference answers only True or
+False. The loops are judged on their runs: the grid and energy returned, the
+trace of the chains, the calls to the rule, and the outcome on the témoin.
 """
 
 from __future__ import annotations
@@ -14,11 +17,17 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ...cost import givens_conflicts
+from ...cost import ConflictTable, conflicts, givens_conflicts
 from ...grid import SudokuGrid
+from ...puzzles import load_bank
+from ...solvers.annealing import swap_moves
+from ...spaces import RowPermutationSpace
 from . import Case, Exercise, Plain, plain, register
 from .common import (
+    SMALL_SOLUTION,
+    boolean,
     calling,
+    case_rng,
     close,
     french,
     integer,
@@ -37,9 +46,11 @@ GROWTH_CLASSES = ("lineaire", "polynomial", "exponentiel", "autre")
 ROUNDING = 1e-12  # relative: a temperature this close to t_min counts as t_min
 
 
-def _rng(seed: int | None, salt: int) -> np.random.Generator:
-    """The generator of one exercise's hidden cases (None for the public cases)."""
-    return np.random.default_rng([salt, seed]) if seed is not None else np.random.default_rng(salt)
+def _reseed_globals(seed: int) -> None:
+    """Seed the global generators of numpy and Python: an answer that draws from them is caught when the same
+    case, run twice with other global seeds, gives two different results."""
+    np.random.seed(seed)
+    random.seed(seed)
 
 
 def _box(position: tuple[int, int], box_size: int) -> int:
@@ -71,14 +82,14 @@ def partial_energy_cases(seed: int | None) -> list[Case]:
         ("un chiffre trois fois dans une colonne (deux doublons)", _grid_with({(0, 4): 7, (4, 4): 7, (8, 4): 7})),
         ("deux cases voisines d'une même ligne et d'un même bloc", _grid_with({(0, 0): 3, (0, 1): 3})),
         ("le témoin avec un 9 de trop (ligne, colonne et bloc)", SudokuGrid(crowded)),
-        ("une grille pleine aux lignes permutées", SudokuGrid(row_permuted_state(temoin(), _rng(seed, 0)))),
+        ("une grille pleine aux lignes permutées", SudokuGrid(row_permuted_state(temoin(), case_rng(seed, 0)))),
         (
             "une grille 4 x 4 (la taille se lit dans la grille)",
             SudokuGrid(np.array([[1, 0, 1, 0], [0, 0, 0, 0], [1, 0, 0, 0], [0, 0, 0, 2]])),
         ),
     ]
     if seed is not None:
-        rng = _rng(seed, 1)
+        rng = case_rng(seed, 1)
         for size in (4, 9, 9):
             cells = rng.integers(1, size + 1, size=(size, size)) * (rng.random((size, size)) < 0.4)
             grids.append((f"une grille {size} x {size} remplie au hasard", SudokuGrid(cells)))
@@ -137,8 +148,7 @@ def _block_swaps(cells: np.ndarray, givens: np.ndarray, seeds: tuple[int, ...]) 
         for seed in seeds:
             runs = []
             for global_seed in (1, 2):
-                np.random.seed(global_seed)
-                random.seed(global_seed)
+                _reseed_globals(global_seed)
                 grid = cells.copy()
                 neighbour, positions = function(grid, givens.copy(), np.random.default_rng(seed))
                 neighbour = np.asarray(neighbour)
@@ -210,7 +220,7 @@ def _several_boxes(draws: Plain) -> str | None:
 
 def block_swap_cases(seed: int | None) -> list[Case]:
     """Row-permuted témoin, a grid with one box of two free cells, a 4 x 4 grid, and the spread over boxes."""
-    rng = _rng(seed, 2)
+    rng = case_rng(seed, 2)
     cells, givens = row_permuted_state(temoin(), rng), temoin().givens
     solution = temoin_solution().cells
     one_box = np.ones((9, 9), dtype=bool)
@@ -258,7 +268,414 @@ register(
 )
 
 
-# ------------------------------------------------------------ 3: cooling schedules
+# ------------------------------------------------------------ 3: the Metropolis rule
+def metropolis_accept(delta: float, temperature: float, u: float) -> bool:
+    """Reference: accept a move that does not raise the energy; a worse one if u < exp(-delta / temperature)."""
+    return delta <= 0 or u < math.exp(-delta / temperature)
+
+
+def _decisions(triples: list[tuple[float, float, float]]) -> Callable[..., Plain]:
+    """A call: the student's decision for each (delta, temperature, u)."""
+
+    def call(function: Callable) -> Plain:
+        return [plain(function(delta, temperature, u)) for delta, temperature, u in triples]
+
+    return call
+
+
+def _metropolis_judge(triples: list[tuple[float, float, float]]) -> Callable[[Plain], str | None]:
+    """Judge each decision by the rule of the statement, computed from the case's inputs."""
+
+    def judge(decisions: Plain) -> str | None:
+        for (delta, temperature, u), decision in zip(triples, decisions, strict=True):
+            problem = boolean(decision)
+            if problem or decision == metropolis_accept(delta, temperature, u):
+                if problem:
+                    return problem
+                continue
+            move = f"delta = {french(delta)}, T = {french(temperature)}, u = {french(u)}"
+            if delta <= 0:
+                return f"{move} : votre fonction refuse un mouvement qui n'aggrave pas l'énergie"
+            verb = "accepte" if decision else "refuse"
+            return f"{move} : votre fonction {verb} ce mouvement défavorable ; relisez la règle"
+        return None
+
+    return judge
+
+
+def _share_judge(delta: float, temperature: float, count: int) -> Callable[[Plain], str | None]:
+    """Judge: over `count` evenly spaced values of u, the share of accepted moves is exp(-delta / temperature)."""
+
+    def judge(decisions: Plain) -> str | None:
+        problem = next(filter(None, map(boolean, decisions)), None)
+        if problem:
+            return problem
+        if abs(sum(decisions) / count - math.exp(-delta / temperature)) > 1.5 / count:
+            return (
+                f"{sum(decisions)} mouvements acceptés sur {count} valeurs de u régulièrement réparties : la part "
+                "acceptée doit être exp(-delta / T)"
+            )
+        return None
+
+    return judge
+
+
+def metropolis_cases(seed: int | None) -> list[Case]:
+    """Groups of (delta, temperature, u) by kind of move, and the share accepted over evenly spaced u."""
+    groups = [
+        ("un mouvement qui améliore est toujours accepté", [(-1, 1.0, 0.99), (-4, 2.0, 0.5), (-2, 0.3, 0.999)]),
+        ("un mouvement neutre (delta = 0) est toujours accepté", [(0, 1.0, 0.999), (0, 0.05, 0.9), (0, 10.0, 0.0)]),
+        ("un mouvement qui améliore, à très basse température", [(-1, 0.001, 0.5), (-3, 0.0001, 0.999)]),
+        ("un mouvement défavorable, u sous exp(-delta / T)", [(1, 1.0, 0.3), (2, 4.0, 0.6), (3, 0.5, 0.002)]),
+        ("un mouvement défavorable, u au-dessus de exp(-delta / T)", [(1, 1.0, 0.4), (2, 4.0, 0.61), (1, 0.2, 0.01)]),
+        ("même delta et même u : accepté à chaud, refusé à froid", [(2, 10.0, 0.5), (2, 0.5, 0.5)]),
+        ("un mouvement défavorable à très basse température", [(1, 0.001, 0.0), (5, 0.01, 0.0001)]),
+        ("des entiers en entrée", [(1, 2, 0.5), (3, 1, 0.9), (-2, 1, 0.7)]),
+    ]
+    shares = [(1, 1.0), (3, 2.0)]
+    if seed is not None:
+        rng = case_rng(seed, 10)
+        deltas = rng.integers(-4, 7, size=12).tolist()
+        temperatures = np.round(rng.uniform(0.05, 3.0, size=12), 3).tolist()
+        uniforms = np.round(rng.random(12), 4).tolist()
+        groups.append(("douze mouvements tirés au hasard", list(zip(deltas, temperatures, uniforms, strict=True))))
+        shares.append((int(rng.integers(1, 5)), round(float(rng.uniform(0.5, 3.0)), 2)))
+    count = 1000
+    uniforms = [(k + 0.5) / count for k in range(count)]
+    cases = [Case(label, _decisions(triples), _metropolis_judge(triples)) for label, triples in groups]
+    cases += [
+        Case(
+            f"delta = {french(delta)}, T = {french(temperature)} : part acceptée sur {count} valeurs de u",
+            _decisions([(delta, temperature, u) for u in uniforms]),
+            _share_judge(delta, temperature, count),
+        )
+        for delta, temperature in shares
+    ]
+    return cases
+
+
+register(
+    Exercise(
+        name="metropolis_accept",
+        lesson=LESSON,
+        functions=("metropolis_accept",),
+        references=(metropolis_accept,),
+        make_cases=metropolis_cases,
+        level="échauffement",
+        minutes=10,
+    )
+)
+
+
+# ------------------------------------------------------------ 4: the annealing loop
+TRACE_KEYS = ("temperature", "energy", "best", "acceptance")
+"""The keys of one chain's record in a trace."""
+HOT_ACCEPTANCE = 0.75
+"""Least mean acceptance rate of the chains of a run at a very high temperature."""
+
+
+def _chain(table: ConflictTable, moves, rng, temperature: float, length: int, best: int, best_cells: list[int]):
+    """One chain of Metropolis moves on `table`, stopped at energy 0; returns (acceptance, best, best_cells)."""
+    accepted = tried = 0
+    while tried < length and best > 0:
+        i, j = moves[rng.integers(len(moves))]
+        tried += 1
+        if metropolis_accept(table.delta_swap_cells(i, j), temperature, rng.random()):
+            table.swap_cells(i, j)
+            accepted += 1
+            if table.cost < best:
+                best, best_cells = table.cost, list(table.cells)
+    return accepted / tried, best, best_cells
+
+
+def anneal(
+    state: SudokuGrid,
+    moves: list[tuple[int, int]],
+    rng: np.random.Generator,
+    *,
+    t0: float,
+    alpha: float,
+    t_min: float,
+    chain_length: int,
+) -> tuple[SudokuGrid, int, list[dict]]:
+    """Reference: chains of `chain_length` moves at T = t0, t0 * alpha, ... while T >= t_min, stopped as soon as
+    the energy is 0. Returns (best grid, its energy, trace: one record of TRACE_KEYS per chain)."""
+    table = ConflictTable(state)
+    best, best_cells = table.cost, list(table.cells)
+    trace, temperature = [], t0
+    while temperature >= t_min and best > 0:
+        acceptance, best, best_cells = _chain(table, moves, rng, temperature, chain_length, best, best_cells)
+        trace.append({"temperature": temperature, "energy": table.cost, "best": best, "acceptance": acceptance})
+        temperature *= alpha
+    return state.with_cells(np.reshape(best_cells, state.cells.shape)), best, trace
+
+
+def row_swaps(puzzle: SudokuGrid) -> list[tuple[int, int]]:
+    """Every pair of flat cells (i, j), both free, in one row: the moves of the annealing loops."""
+    return [(i, j) for i, j, _ in swap_moves(RowPermutationSpace(puzzle))]
+
+
+Start = tuple[np.ndarray, int, int]
+"""Where one run starts: the cells of a row-permuted state, the seed of the run's generator, and the seed the
+global generators get just before the run."""
+
+
+def _starts(puzzle: SudokuGrid, seeds: list[int], global_seed: int = 1) -> list[Start]:
+    return [(row_permuted_state(puzzle, np.random.default_rng([seed, 11])), seed, global_seed) for seed in seeds]
+
+
+def _same_and_other(puzzle: SudokuGrid, seed: int, other: int) -> list[Start]:
+    """One start run three times: with `seed` (global generators seeded 1, then 2), then with `other`."""
+    cells = row_permuted_state(puzzle, np.random.default_rng([seed, 11]))
+    return [(cells, seed, 1), (cells, seed, 2), (cells, other, 1)]
+
+
+def _spied(rule: Callable, calls: list) -> Callable:
+    """`rule`, recording the arguments and the result of each call in `calls`."""
+
+    def spy(temperature, stale, acceptance):
+        result = rule(temperature, stale, acceptance)
+        calls.append([plain(temperature), plain(stale), plain(acceptance), *result])
+        return result
+
+    return spy
+
+
+def _described(output) -> dict:
+    """A loop's output as plain data: the grid's cells, the energy and the trace (or `malformed`)."""
+    if not (isinstance(output, (tuple, list)) and len(output) == 3):
+        return {"malformed": True}
+    grid, cost, trace = output
+    return {"cells": plain(np.asarray(getattr(grid, "cells", grid))), "cost": plain(cost), "trace": plain(trace)}
+
+
+def _loop_runs(puzzle: SudokuGrid, starts: list[Start], settings: dict, rule: Callable | None = None):
+    """A call: one run of the student's loop per start (with `rule` spied on, if given), as plain data."""
+    moves = row_swaps(puzzle)
+
+    def call(function: Callable) -> Plain:
+        runs = []
+        for cells, seed, global_seed in starts:
+            _reseed_globals(global_seed)
+            state, given_moves, calls = puzzle.with_cells(cells), list(moves), []
+            extra = () if rule is None else (_spied(rule, calls),)
+            output = function(state, given_moves, np.random.default_rng(seed), *extra, **settings)
+            kept = bool(np.array_equal(state.cells, cells)) and given_moves == moves
+            runs.append(_described(output) | {"kept": kept, "calls": calls})
+        return runs
+
+    return call
+
+
+def _grid_problem(run: dict, puzzle: SudokuGrid) -> str | None:
+    """What is wrong with the grid and the energy a run returned, or None."""
+    if not run["kept"]:
+        return "la grille reçue ou la liste des mouvements a été modifiée : cherchez sur une ConflictTable"
+    if run.get("malformed"):
+        return "la fonction doit renvoyer un triplet (meilleure grille, son énergie, trace)"
+    n = puzzle.size
+    cells = np.asarray(run["cells"])
+    if cells.shape != (n, n) or cells.dtype.kind not in "iu":
+        return f"la grille renvoyée doit être un tableau {n} x {n} de chiffres"
+    moved = np.argwhere(puzzle.givens & (cells != puzzle.cells))
+    if moved.size:
+        row, column = moved[0] + 1
+        return f"le chiffre donné de la ligne {row}, colonne {column} a changé"
+    for row in range(n):
+        if sorted(cells[row].tolist()) != list(range(1, n + 1)):
+            return f"la ligne {row + 1} de la grille renvoyée n'est plus une permutation de 1 à {n}"
+    problem = integer(run["cost"])
+    if problem:
+        return f"l'énergie renvoyée : {problem}"
+    if run["cost"] != conflicts(puzzle.with_cells(cells)):
+        return "l'énergie renvoyée n'est pas celle de la grille renvoyée (recomptez ses conflits)"
+    return None
+
+
+def _trace_problem(run: dict, initial: int) -> str | None:
+    """What is wrong with the trace of a run that started at energy `initial`, or None."""
+    trace, cost = run["trace"], run["cost"]
+    if not isinstance(trace, list) or not all(
+        isinstance(record, dict) and all(is_number(record.get(key)) for key in TRACE_KEYS) for record in trace
+    ):
+        keys = ", ".join(TRACE_KEYS)
+        return f"la trace doit être une liste avec, pour chaque chaîne, un dictionnaire de nombres aux clés {keys}"
+    best = initial
+    for record in trace:
+        if best == 0:
+            return "une chaîne a été lancée alors que l'énergie avait atteint 0"
+        if not 0 <= record["acceptance"] <= 1:
+            return "un taux d'acceptation sort de [0, 1] : c'est la part des mouvements essayés qui ont été acceptés"
+        if record["best"] > min(best, record["energy"]):
+            return (
+                "la meilleure énergie de la trace doit être la plus basse vue depuis le départ : elle ne remonte jamais"
+            )
+        best = record["best"]
+    if cost > initial:
+        return "l'énergie renvoyée dépasse celle de la grille de départ : gardez la meilleure grille vue"
+    if cost != best or any(record["energy"] < cost for record in trace):
+        return "l'énergie renvoyée n'est pas la meilleure énergie vue : gardez une copie de la meilleure grille"
+    if trace and cost == 0 and trace[-1]["energy"] != 0:
+        return "l'énergie 0 a été atteinte pendant la dernière chaîne, mais la chaîne a continué après"
+    return None
+
+
+Extra = Callable[[dict, int], "str | None"]
+"""A judge of one run given its initial energy: a schedule, the acceptance rates..."""
+
+
+def _cooled(t0: float, alpha: float, t_min: float, **_) -> Extra:
+    """Extra judge: the temperatures of the chains follow the geometric schedule of the settings."""
+
+    def extra(run: dict, initial: int) -> str | None:
+        temperatures, cost = [record["temperature"] for record in run["trace"]], run["cost"]
+        if cost > 0 and not temperatures:
+            return "aucune chaîne n'a été faite alors que la grille n'est pas résolue"
+        if temperatures and not math.isclose(temperatures[0], t0):
+            return "la première chaîne doit se faire à la température t0"
+        for k in range(1, len(temperatures)):
+            if not math.isclose(temperatures[k], temperatures[k - 1] * alpha, rel_tol=1e-9):
+                return "une chaîne ne se fait pas à la température de la précédente multipliée par alpha"
+        if temperatures and temperatures[-1] < t_min * (1 - ROUNDING):
+            return "une chaîne se fait sous t_min"
+        if cost > 0 and temperatures and temperatures[-1] * alpha >= t_min * (1 - ROUNDING):
+            return "la recherche s'arrête avant t_min sans avoir résolu la grille : la température t_min compte encore"
+        return None
+
+    return extra
+
+
+def _hot(run: dict, initial: int) -> str | None:
+    """Extra judge: at a very high temperature, nearly every move is accepted."""
+    rates = [record["acceptance"] for record in run["trace"]]
+    if rates and sum(rates) / len(rates) < HOT_ACCEPTANCE:
+        return "à une température aussi haute, presque tous les mouvements doivent être acceptés : relisez Metropolis"
+    return None
+
+
+def _single_moves(run: dict, initial: int) -> str | None:
+    """Extra judge: with chains of one move, each chain accepts its move or not (rate 0 or 1)."""
+    if any(record["acceptance"] not in (0, 1) for record in run["trace"]):
+        return "avec des chaînes d'un seul mouvement, chaque taux d'acceptation vaut 0 ou 1 : comptez bien les essais"
+    return None
+
+
+def _loop_judge(
+    puzzle: SudokuGrid, starts: list[Start], extras: tuple[Extra, ...] = (), least: int = 0, reproducible=False
+) -> Callable[[Plain], str | None]:
+    """Judge every run (grid, energy, trace, then `extras`); at least `least` runs solve the puzzle; with
+    `reproducible`, runs 1 and 2 (same seed, other global seeds) are equal and run 3 (other seed) differs."""
+    initial = [conflicts(puzzle.with_cells(cells)) for cells, _, _ in starts]
+
+    def judge(runs: Plain) -> str | None:
+        for run, energy in zip(runs, initial, strict=True):
+            problem = _grid_problem(run, puzzle) or _trace_problem(run, energy)
+            problem = problem or next(filter(None, (extra(run, energy) for extra in extras)), None)
+            if problem:
+                return problem
+        solved = sum(run["cost"] == 0 for run in runs)
+        if solved < least:
+            return f"la grille n'est résolue que par {solved} exécution(s) sur {len(runs)}, il en faut au moins {least}"
+        if reproducible and runs[0] != runs[1]:
+            return "la même graine donne deux exécutions différentes : tirez le hasard du rng reçu, pas de np.random"
+        if reproducible and runs[0]["trace"] == runs[2]["trace"]:
+            return "deux graines différentes donnent exactement la même exécution : utilisez le rng reçu"
+        return None
+
+    return judge
+
+
+def _small_puzzle() -> SudokuGrid:
+    """A 4 x 4 puzzle with six givens."""
+    cells = np.array([int(digit) for digit in SMALL_SOLUTION]).reshape(4, 4)
+    givens = np.zeros((4, 4), dtype=bool)
+    givens[[0, 0, 1, 2, 3, 3], [0, 3, 1, 2, 0, 3]] = True
+    return SudokuGrid(np.where(givens, cells, 0))
+
+
+def _drawn(seed: int | None) -> tuple[list[int], SudokuGrid, float]:
+    """Seeds of the runs, a medium puzzle and t0 of the loop cases: fixed for the public cases, drawn otherwise."""
+    if seed is None:
+        return list(range(1, 9)), load_bank("medium")[0], 1.0
+    rng = case_rng(seed, 12)
+    seeds = rng.choice(1000, size=8, replace=False).tolist()
+    return seeds, load_bank("medium")[int(rng.integers(10))], round(float(rng.uniform(1.0, 1.5)), 2)
+
+
+def _schedule(t0: float, alpha: float, t_min: float, chain_length: int) -> dict:
+    return {"t0": t0, "alpha": alpha, "t_min": t_min, "chain_length": chain_length}
+
+
+def anneal_cases(seed: int | None) -> list[Case]:
+    """The témoin solved at least 4 times in 5; invariants, schedule and acceptance on short runs."""
+    seeds, medium, t0 = _drawn(seed)
+    temoin_puzzle, small, solved = temoin(), _small_puzzle(), temoin_solution()
+    fast, tie = _schedule(t0, 0.95, 0.05, 360), _schedule(1.0, 0.5, 0.125, 100)
+    hot, single = _schedule(50.0, 0.98, 40.0, 200), _schedule(1.0, 0.9, 0.1, 1)
+    tiny, short = _schedule(1.0, 0.9, 0.05, 20), _schedule(1.0, 0.7, 0.1, 100)
+    same_and_other = _same_and_other(medium, seeds[5], seeds[6])
+    cases = [
+        (
+            f"le témoin, cinq graines (t0 = {french(t0)}, alpha = 0,95, t_min = 0,05, chaînes de 360 mouvements) : "
+            "résolu au moins 4 fois",
+            temoin_puzzle,
+            _starts(temoin_puzzle, seeds[:5]),
+            fast,
+            {"extras": (_cooled(**fast),), "least": 4},
+        ),
+        (
+            "une grille moyenne, quatre chaînes de T = 1 à t_min = 0,125 (atteinte exactement)",
+            medium,
+            _starts(medium, seeds[:2]),
+            tie,
+            {"extras": (_cooled(**tie),)},
+        ),
+        (
+            "une grille moyenne à très haute température (de 50 à 40) : presque tout est accepté",
+            medium,
+            _starts(medium, seeds[:2]),
+            hot,
+            {"extras": (_cooled(**hot), _hot)},
+        ),
+        (
+            "des chaînes d'un seul mouvement",
+            medium,
+            _starts(medium, seeds[:2]),
+            single,
+            {"extras": (_cooled(**single), _single_moves)},
+        ),
+        ("une grille 4 x 4", small, _starts(small, seeds[:3]), tiny, {"extras": (_cooled(**tiny),)}),
+        ("la grille reçue est déjà résolue", solved, [(solved.cells, seeds[0], 1)], fast, {}),
+        (
+            "même graine : même exécution ; autre graine : autre exécution",
+            medium,
+            same_and_other,
+            short,
+            {"extras": (_cooled(**short),), "reproducible": True},
+        ),
+    ]
+    return [
+        Case(label, _loop_runs(puzzle, starts, settings), _loop_judge(puzzle, starts, **judging))
+        for label, puzzle, starts, settings, judging in cases
+    ]
+
+
+register(
+    Exercise(
+        name="anneal",
+        lesson=LESSON,
+        functions=("anneal",),
+        references=(anneal,),
+        make_cases=anneal_cases,
+        time_limit=5.0,
+        answers=("sudoku_course.solvers.annealing.anneal_chain", "sudoku_course.solvers.annealing.AnnealingSolver"),
+        level="intermédiaire",
+        minutes=45,
+    )
+)
+
+
+# ------------------------------------------------------------ 5: cooling schedules
 def exponential_cooling(t0: float, t_min: float, alpha: float) -> list[float]:
     """Reference: t0 * alpha**k for k = 0, 1, ... while the temperature stays at or above t_min."""
     temperatures, temperature = [], t0
@@ -302,7 +719,7 @@ def exponential_cases(seed: int | None) -> list[Case]:
         ("t0 déjà sous t_min : programme vide", (0.01, 0.1, 0.9)),
     ]
     if seed is not None:
-        rng = _rng(seed, 3)
+        rng = case_rng(seed, 3)
         t0, alpha = float(rng.uniform(1, 10)), float(rng.uniform(0.8, 0.99))
         settings += [
             (f"t0 = {french(round(t0, 3))}, alpha = {french(round(alpha, 3))}", (round(t0, 3), 0.01, round(alpha, 3))),
@@ -342,7 +759,7 @@ def linear_cases(seed: int | None) -> list[Case]:
         ("un long programme de 1000 températures", (5.0, 0.01, 1000)),
     ]
     if seed is not None:
-        rng = _rng(seed, 4)
+        rng = case_rng(seed, 4)
         steps, t0 = int(rng.integers(3, 50)), round(float(rng.uniform(1, 10)), 2)
         settings.append((f"{steps} températures de {french(t0)} à 0,05", (t0, 0.05, steps)))
     return [Case(label, calling(*args), _linear_judge(*args)) for label, args in settings]
@@ -373,7 +790,7 @@ register(
 )
 
 
-# ------------------------------------------------------------ 4: reheating
+# ------------------------------------------------------------ 6: reheating
 def next_temperature(
     temperature: float, stale: int, *, t0: float, alpha: float, patience: int, reheat_factor: float
 ) -> tuple[float, int]:
@@ -409,7 +826,7 @@ def next_temperature_cases(seed: int | None) -> list[Case]:
         ),
     ]
     if seed is not None:
-        rng = _rng(seed, 5)
+        rng = case_rng(seed, 5)
         drawn = {
             "t0": round(float(rng.uniform(1, 5)), 2),
             "alpha": round(float(rng.uniform(0.8, 0.99)), 3),
@@ -440,7 +857,7 @@ register(
 )
 
 
-# ------------------------------------------------------------ 5: adaptive cooling
+# ------------------------------------------------------------ 7: adaptive cooling
 def adapt_alpha(alpha: float, acceptance: float) -> float:
     """Reference: alpha squared above 50 % acceptance, its square root below 5 %, kept within [0.8, 0.999]."""
     if acceptance > 0.5:
@@ -461,7 +878,7 @@ def adapt_alpha_cases(seed: int | None) -> list[Case]:
         ("alpha ne dépasse pas 0,999", 0.9989, 0.0),
     ]
     if seed is not None:
-        rng = _rng(seed, 6)
+        rng = case_rng(seed, 6)
         for low, high in ((0.5, 1.0), (0.0, 0.05), (0.05, 0.5)):
             alpha, acceptance = round(float(rng.uniform(0.9, 0.99)), 3), round(float(rng.uniform(low, high)), 3)
             settings.append((f"alpha = {french(alpha)}, taux = {french(acceptance)}", alpha, acceptance))
@@ -496,7 +913,139 @@ register(
 )
 
 
-# ------------------------------------------------------------ 6: extended neighbourhood
+# ------------------------------------------------------------ 8: the loop with a temperature rule
+def anneal_with_rule(
+    state: SudokuGrid,
+    moves: list[tuple[int, int]],
+    rng: np.random.Generator,
+    rule: Callable[[float, int, float], tuple[float, int]],
+    *,
+    t0: float,
+    chain_length: int,
+    max_chains: int,
+) -> tuple[SudokuGrid, int, list[dict]]:
+    """Reference: the loop of `anneal`, where rule(temperature, stale, acceptance) -> (temperature, stale) gives
+    the temperature of the next chain (stale: chains in a row without a new best energy); at most `max_chains`
+    chains, stopped as soon as the energy is 0."""
+    table = ConflictTable(state)
+    best, best_cells = table.cost, list(table.cells)
+    trace, temperature, stale = [], t0, 0
+    while len(trace) < max_chains and best > 0:
+        before = best
+        acceptance, best, best_cells = _chain(table, moves, rng, temperature, chain_length, best, best_cells)
+        trace.append({"temperature": temperature, "energy": table.cost, "best": best, "acceptance": acceptance})
+        stale = 0 if best < before else stale + 1
+        temperature, stale = rule(temperature, stale, acceptance)
+    return state.with_cells(np.reshape(best_cells, state.cells.shape)), best, trace
+
+
+def _geometric(temperature: float, stale: int, acceptance: float) -> tuple[float, int]:
+    """A rule of the cases: cool by 0.95."""
+    return temperature * 0.95, stale
+
+
+def _reheating(temperature: float, stale: int, acceptance: float) -> tuple[float, int]:
+    """A rule of the cases: back to T = 2 after 3 chains without progress, else cool by 0.7."""
+    return (2.0, 0) if stale >= 3 else (temperature * 0.7, stale)
+
+
+def _ruled(t0: float, max_chains: int, **_) -> Extra:
+    """Extra judge: the run used its rule as the statement says (from the calls the spy recorded)."""
+
+    def extra(run: dict, initial: int) -> str | None:
+        trace, calls, cost = run["trace"], run["calls"], run["cost"]
+        if len(trace) > max_chains or (cost > 0 and len(trace) < max_chains):
+            return "sans résoudre la grille, la recherche doit faire exactement max_chains chaînes"
+        if trace and not math.isclose(trace[0]["temperature"], t0):
+            return "la première chaîne doit se faire à la température t0"
+        if len(calls) not in (len(trace) - 1, len(trace)):
+            return "la règle doit être appelée une fois après chaque chaîne"
+        stale, best = 0, initial
+        for k, (temperature, given_stale, acceptance, next_temperature, next_stale) in enumerate(calls):
+            record = trace[k]
+            same = math.isclose(temperature, record["temperature"]) and math.isclose(acceptance, record["acceptance"])
+            if not same:
+                return "après chaque chaîne, donnez à la règle la température et le taux d'acceptation de cette chaîne"
+            if record["best"] < best and given_stale != 0:
+                return "après une chaîne qui fait baisser la meilleure énergie, le compte donné à la règle repart de 0"
+            if record["best"] >= best and given_stale != stale + 1:
+                return "après une chaîne sans progrès, le compte donné à la règle vaut celui qu'elle a renvoyé, plus 1"
+            if k + 1 < len(trace) and not math.isclose(trace[k + 1]["temperature"], next_temperature):
+                return "chaque chaîne doit se faire à la température que la règle a renvoyée après la précédente"
+            stale, best = next_stale, record["best"]
+        return None
+
+    return extra
+
+
+def anneal_with_rule_cases(seed: int | None) -> list[Case]:
+    """The témoin solved at least 4 times in 5 with a geometric rule; a reheating rule followed call by call."""
+    seeds, medium, t0 = _drawn(seed)
+    temoin_puzzle, small, solved = temoin(), _small_puzzle(), temoin_solution()
+    fast = {"t0": t0, "chain_length": 360, "max_chains": 60}
+    reheated = {"t0": 0.5, "chain_length": 50, "max_chains": 20}
+    single = {"t0": 1.0, "chain_length": 1, "max_chains": 20}
+    tiny = {"t0": 1.0, "chain_length": 20, "max_chains": 30}
+    same_and_other = _same_and_other(medium, seeds[5], seeds[6])
+    cases = [
+        (
+            f"le témoin, cinq graines, règle T -> 0,95 x T (t0 = {french(t0)}, au plus 60 chaînes de 360 mouvements) : "
+            "résolu au moins 4 fois",
+            temoin_puzzle,
+            _starts(temoin_puzzle, seeds[:5]),
+            fast,
+            _geometric,
+            {"extras": (_ruled(**fast),), "least": 4},
+        ),
+        (
+            "une grille moyenne, 20 chaînes, une règle qui réchauffe après 3 chaînes sans progrès",
+            medium,
+            _starts(medium, seeds[:2]),
+            reheated,
+            _reheating,
+            {"extras": (_ruled(**reheated),)},
+        ),
+        (
+            "des chaînes d'un seul mouvement",
+            medium,
+            _starts(medium, seeds[:2]),
+            single,
+            _reheating,
+            {"extras": (_ruled(**single), _single_moves)},
+        ),
+        ("une grille 4 x 4", small, _starts(small, seeds[:3]), tiny, _geometric, {"extras": (_ruled(**tiny),)}),
+        ("la grille reçue est déjà résolue", solved, [(solved.cells, seeds[0], 1)], fast, _geometric, {}),
+        (
+            "même graine : même exécution ; autre graine : autre exécution",
+            medium,
+            same_and_other,
+            reheated,
+            _reheating,
+            {"extras": (_ruled(**reheated),), "reproducible": True},
+        ),
+    ]
+    return [
+        Case(label, _loop_runs(puzzle, starts, settings, rule), _loop_judge(puzzle, starts, **judging))
+        for label, puzzle, starts, settings, rule, judging in cases
+    ]
+
+
+register(
+    Exercise(
+        name="anneal_with_rule",
+        lesson=LESSON,
+        functions=("anneal_with_rule",),
+        references=(anneal_with_rule,),
+        make_cases=anneal_with_rule_cases,
+        time_limit=5.0,
+        answers=("sudoku_course.solvers.annealing.anneal_chain", "sudoku_course.solvers.annealing.AnnealingSolver"),
+        level="avancé",
+        minutes=30,
+    )
+)
+
+
+# ------------------------------------------------------------ 9: extended neighbourhood
 def extended_move(cells: np.ndarray, givens: np.ndarray, rng: np.random.Generator, use_extended: float):
     """Reference: swap two free cells in place, of rows r and r + 1 with probability use_extended, else of one row."""
     size = cells.shape[0]
@@ -537,8 +1086,7 @@ def _extended_moves(cells: np.ndarray, givens: np.ndarray, use_extended: float, 
     def call(move: Callable, undo: Callable) -> Plain:
         runs = []
         for global_seed in (1, 2):
-            np.random.seed(global_seed)
-            random.seed(global_seed)
+            _reseed_globals(global_seed)
             grid, rng, moves = cells.copy(), np.random.default_rng(seed), []
             for _ in range(draws):
                 before = grid.copy()
@@ -605,7 +1153,7 @@ def _share_of_inter(low: float, high: float) -> Callable[[Plain], str | None]:
 
 
 def extended_move_cases(seed: int | None) -> list[Case]:
-    rng = _rng(seed, 7)
+    rng = case_rng(seed, 7)
     cells, givens = row_permuted_state(temoin(), rng), temoin().givens
     first = int(rng.integers(1000))
     return [
@@ -640,7 +1188,7 @@ register(
 )
 
 
-# ------------------------------------------------------------ 7: ratio and growth
+# ------------------------------------------------------------ 10: ratio and growth
 def ratios(annealing: list[float], backtracking: list[float]) -> list[float]:
     """Reference: annealing[k] / backtracking[k] for each puzzle k."""
     return [a / b for a, b in zip(annealing, backtracking, strict=True)]
@@ -653,7 +1201,7 @@ def ratios_cases(seed: int | None) -> list[Case]:
         ("une seule grille", [2.5], [0.5]),
     ]
     if seed is not None:
-        rng = _rng(seed, 8)
+        rng = case_rng(seed, 8)
         count = int(rng.integers(2, 6))
         settings.append(
             (
@@ -688,20 +1236,20 @@ register(
 
 
 def growth_class(empty_cells: list[int], values: list[float]) -> str:
-    """Reference: "lineaire", "polynomial", "exponentiel" or "autre", from the first and last values."""
+    """Reference: "linéaire", "polynomial", "exponentiel" or "autre", from the first and last values."""
     growth = values[-1] / values[0]
     if growth <= 1:
         return "autre"
     exponent = math.log(growth) / math.log(empty_cells[-1] / empty_cells[0])
     if exponent <= 1.5:
-        return "lineaire"
+        return "linéaire"
     return "polynomial" if exponent <= 4 else "exponentiel"
 
 
 def _one_class(output: Plain) -> str | None:
     if isinstance(output, str) and normal_word(output) in GROWTH_CLASSES:
         return None
-    return "la fonction doit renvoyer un des mots « lineaire », « polynomial », « exponentiel » ou « autre »"
+    return "la fonction doit renvoyer un des mots « linéaire », « polynomial », « exponentiel » ou « autre »"
 
 
 def growth_class_cases(seed: int | None) -> list[Case]:
@@ -718,7 +1266,7 @@ def growth_class_cases(seed: int | None) -> list[Case]:
         ("exposant exactement 4 : encore polynomial", [5, 20, 80], [1.0, 300.0, 65536.0]),
     ]
     if seed is not None:
-        rng = _rng(seed, 9)
+        rng = case_rng(seed, 9)
         for low, high in ((1.05, 1.5), (1.5, 4.0), (4.0, 8.0)):
             first, factor = int(rng.integers(20, 40)), float(rng.uniform(1.1, 2.0))
             last, exponent = round(first * factor), float(rng.uniform(low, high))

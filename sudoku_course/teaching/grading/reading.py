@@ -1,0 +1,162 @@
+"""Reading the submissions folder and the solution notebooks, trusting nothing that a student handed in.
+
+Layout: `SUBMISSIONS/<student>/<NN-name>.ipynb`, one folder per student,
+notebooks named as in `solutions/`.
+
+- A student folder, or a notebook, that is a symbolic link is rejected (it
+  could point at `solutions/` or at another student); so is a notebook that
+  is not a regular file, has other hard links, or is larger than
+  `MAX_NOTEBOOK_BYTES`. Files are opened relative to the student's folder
+  without following links, so nothing outside it is ever read.
+- A file of a student's folder whose name matches no lesson is reported.
+- A notebook of any nbformat version is read (3 and 4.0 to 4.5, with or
+  without cell ids): only its code cells matter, found by position.
+- Masters (the solution notebooks) are read and hashed once, before any
+  submission runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .program import CodeCell, code_cells
+
+MAX_NOTEBOOK_BYTES = 20 * (1 << 20)
+NOTEBOOK_SUFFIX = ".ipynb"
+
+
+class Rejected(ValueError):
+    """A submission that is not read: the reason in English (instructor) and in French (student)."""
+
+    def __init__(self, reason: str, raison: str) -> None:
+        super().__init__(reason)
+        self.raison = raison
+
+
+class Unreadable(Rejected):
+    """A regular file that is not a notebook."""
+
+
+@dataclass(frozen=True)
+class Master:
+    """A solution notebook: its lesson (file stem), code cells and SHA-256, read once."""
+
+    lesson: str
+    path: Path
+    cells: list[CodeCell]
+    sha256: str
+
+
+@dataclass
+class Student:
+    """One folder of the submissions: its notebooks by lesson, and what is wrong with it."""
+
+    name: str
+    folder: Path
+    notebooks: dict[str, str] = field(default_factory=dict)
+    """lesson -> file name in the folder."""
+    unknown: list[str] = field(default_factory=list)
+    rejected: Rejected | None = None
+
+
+def notebook_cells(data: bytes) -> list[CodeCell]:
+    """The code cells of a notebook file's content; Unreadable if it is not a notebook."""
+    import nbformat  # slow to import: only the grader's process needs it
+
+    try:
+        notebook = nbformat.reads(data.decode("utf-8"), as_version=4)
+        return code_cells(notebook)
+    except Exception as error:  # any malformed content (JSON, nbformat, encoding, nesting) is unreadable
+        raise Unreadable(
+            f"not a readable notebook ({type(error).__name__})",
+            "le fichier n'est pas un notebook lisible (JSON ou format nbformat invalide)",
+        ) from None
+
+
+def _read_regular(folder_fd: int, name: str) -> bytes:
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=folder_fd)
+    except OSError as error:
+        if os.path.islink(f"/proc/self/fd/{folder_fd}/{name}"):
+            raise Rejected("a symbolic link", "le fichier rendu est un lien symbolique, pas un notebook") from None
+        raise Rejected(f"cannot be opened ({error.strerror})", "le fichier rendu ne peut pas être ouvert") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise Rejected("not a regular file", "le rendu n'est pas un fichier ordinaire")
+        if info.st_nlink > 1:
+            raise Rejected("a hard link to another file", "le fichier rendu est un lien vers un autre fichier")
+        if info.st_size > MAX_NOTEBOOK_BYTES:
+            raise Rejected("larger than 20 MB", "le fichier rendu dépasse 20 Mo")
+        chunks, size = [], 0
+        while size <= MAX_NOTEBOOK_BYTES and (chunk := os.read(fd, 1 << 20)):
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_submission(student: Student, lesson: str) -> list[CodeCell]:
+    """The code cells of the student's notebook of `lesson`; Rejected (or Unreadable) if it cannot be graded."""
+    if student.rejected is not None:
+        raise student.rejected
+    try:
+        folder_fd = os.open(student.folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        raise Rejected("the student folder cannot be opened", "le dossier rendu ne peut pas être ouvert") from None
+    try:
+        data = _read_regular(folder_fd, student.notebooks[lesson])
+    finally:
+        os.close(folder_fd)
+    if len(data) > MAX_NOTEBOOK_BYTES:
+        raise Rejected("larger than 20 MB", "le fichier rendu dépasse 20 Mo")
+    return notebook_cells(data)
+
+
+def find_students(root: Path, lessons: list[str]) -> tuple[list[Student], list[str]]:
+    """The student folders of `root` (sorted), and the names of the entries that are not student folders."""
+    students, ignored = [], []
+    for entry in sorted(os.scandir(root), key=lambda e: e.name):
+        if entry.name.startswith("."):
+            continue
+        if entry.is_symlink():
+            reason = Rejected("the folder is a symbolic link", "le dossier rendu est un lien symbolique")
+            students.append(Student(entry.name, Path(entry.path), rejected=reason))
+        elif entry.is_dir(follow_symlinks=False):
+            students.append(_student(entry.name, Path(entry.path), lessons))
+        else:
+            ignored.append(entry.name)
+    return students, ignored
+
+
+def _student(name: str, folder: Path, lessons: list[str]) -> Student:
+    student = Student(name, folder)
+    files = {f"{lesson}{NOTEBOOK_SUFFIX}": lesson for lesson in lessons}
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if entry.name.startswith("."):
+            continue
+        if entry.name in files:
+            student.notebooks[files[entry.name]] = entry.name
+        else:
+            student.unknown.append(entry.name)
+    return student
+
+
+def read_master(path: Path) -> Master:
+    """A solution notebook, read and hashed once; Unreadable if it is not a notebook."""
+    data = path.read_bytes()
+    try:
+        cells = notebook_cells(data)
+    except Unreadable as error:
+        raise Unreadable(f"{path}: {error}", error.raison) from None
+    return Master(path.stem, path, cells, hashlib.sha256(data).hexdigest())
+
+
+def sha256(path: Path) -> str:
+    """The SHA-256 of a file's content."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()

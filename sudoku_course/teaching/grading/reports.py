@@ -1,0 +1,208 @@
+"""What grading writes: grades.csv (long), gradebook.csv (one row per student), French feedback per student.
+
+Every file is written atomically: into a new temporary file beside it, then
+renamed over the target. A symbolic link planted at an output path is
+replaced, never followed; a folder planted there is left alone and the file
+goes beside it under another name (said on the console), so no row is lost.
+
+- grades.csv: student, notebook, exercise, passed, total, points, max_points,
+  status (ok, not-done, flagged, timeout, crash, invalid-notebook, missing,
+  rejected).
+- gradebook.csv: student, one column per exercise (points), total, maximum,
+  flags (timeout, crash, invalid, flagged-import, missing, unknown-file, with
+  where), ready for a spreadsheet or an LMS import.
+- feedback/<student>/<NN-name>.html: the exercises of one lesson, their
+  points, each case passed or failed with the property that broke. Verdicts
+  are built from the case's input and the student's output only, so a page
+  never shows a hidden expected value, and it holds nobody else's data.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import os
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from ..checks import COLOURS, NOT_DONE, SYMBOLS
+from ..exercises.common import french
+from .judging import CRASHED, FLAGGED, INVALID, MISSING, REJECTED, TIMED_OUT, ExerciseResult, NotebookResult
+from .judging import NOT_DONE as NOT_DONE_STATUS
+
+GRADE_COLUMNS = ("student", "notebook", "exercise", "passed", "total", "points", "max_points", "status")
+
+
+def _fallback(path: Path) -> Path:
+    return path.with_name(f"{path.stem}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}{path.suffix}")
+
+
+def write_atomically(path: Path, text: str) -> Path:
+    """Write `text` to `path` by renaming a new file over it; the path actually written (see the module)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as file:
+        file.write(text)
+    os.chmod(temporary, 0o644)
+    target = path
+    if path.is_dir() and not path.is_symlink():
+        target = _fallback(path)
+        print(f"warning: {path} is a folder; wrote {target} instead")
+    os.replace(temporary, target)
+    return target
+
+
+def safe_folder(path: Path) -> Path:
+    """`path` as a real folder: a symbolic link or a file found there is removed first (never followed)."""
+    if path.is_symlink() or (path.exists() and not path.is_dir()):
+        path.unlink()
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _csv(rows: Iterable[Sequence]) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    return buffer.getvalue()
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+# ---------------------------------------------------------------- CSV
+def grade_rows(results: Sequence[NotebookResult]) -> list[tuple]:
+    """One row per student, notebook and exercise."""
+    return [
+        (
+            result.student,
+            f"{result.lesson}.ipynb",
+            item.name,
+            item.passed,
+            item.total,
+            _number(item.points),
+            _number(item.max_points),
+            item.status,
+        )
+        for result in results
+        for item in result.exercises
+    ]
+
+
+def flags(results: Sequence[NotebookResult], unknown: Sequence[str] = ()) -> str:
+    """The flags of one student's results: « timeout: 02-recuit-simule; flagged-import: partial_energy »."""
+    found = []
+    for result in results:
+        statuses = {item.status for item in result.exercises}
+        if result.status in (INVALID, REJECTED):
+            found.append(f"invalid: {result.lesson}")
+        if result.status == MISSING:
+            found.append(f"missing: {result.lesson}")
+        if result.status == TIMED_OUT or TIMED_OUT in statuses:
+            found.append(f"timeout: {result.lesson}")
+        if result.status == CRASHED or CRASHED in statuses:
+            found.append(f"crash: {result.lesson}")
+        found += [f"flagged-import: {item.name}" for item in result.exercises if item.status == FLAGGED]
+    found += [f"unknown-file: {name}" for name in unknown]
+    return "; ".join(found)
+
+
+def gradebook_rows(
+    results: Sequence[NotebookResult], exercises: Sequence[str], unknown: dict[str, list[str]]
+) -> list[tuple]:
+    """The header, then one row per student: points per exercise, total, maximum, flags."""
+    by_student: dict[str, list[NotebookResult]] = {}
+    for result in results:
+        by_student.setdefault(result.student, []).append(result)
+    rows = [("student", *exercises, "total", "maximum", "flags")]
+    for student, own in by_student.items():
+        points = {item.name: item.points for result in own for item in result.exercises}
+        total = sum(result.points for result in own)
+        maximum = sum(result.max_points for result in own)
+        cells = [_number(points.get(name, 0.0)) for name in exercises]
+        rows.append((student, *cells, _number(round(total, 2)), _number(maximum), flags(own, unknown.get(student, []))))
+    return rows
+
+
+def write_tables(
+    results: Sequence[NotebookResult],
+    exercises: Sequence[str],
+    unknown: dict[str, list[str]],
+    grades: Path,
+    gradebook: Path,
+) -> tuple[Path, Path]:
+    """Write grades.csv and gradebook.csv; the paths written."""
+    written_grades = write_atomically(grades, _csv([GRADE_COLUMNS, *grade_rows(results)]))
+    written_book = write_atomically(gradebook, _csv(gradebook_rows(results, exercises, unknown)))
+    return written_grades, written_book
+
+
+# ---------------------------------------------------------------- feedback
+STYLE = """body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#1f2328}
+table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #d0d7de;padding:.3em .6em;text-align:left}
+th{background:#f6f8fa}.note{color:#57606a}"""
+
+STATUS_SENTENCES = {
+    NOT_DONE_STATUS: f"{NOT_DONE.capitalize()} : la fonction lève encore NotImplementedError.",
+    MISSING: "Notebook non rendu : aucun point pour cet exercice.",
+    TIMED_OUT: "Certains cas ont dépassé le temps accordé : ils comptent comme échoués.",
+    CRASHED: "Certains cas ont arrêté Python brutalement : ils comptent comme échoués.",
+}
+
+
+def _exercise_sentence(item: ExerciseResult) -> str:
+    if item.status == FLAGGED:
+        names = ", ".join(item.answers_used)
+        return (
+            f"Non noté : votre code utilise {names}, la réponse déjà écrite dans le paquet du cours. "
+            "L'exercice demande d'écrire la vôtre."
+        )
+    if item.status in (INVALID, REJECTED):
+        return "Notebook non corrigé : voir les remarques ci-dessus. Aucun point pour cet exercice."
+    sentence = STATUS_SENTENCES.get(item.status, "")
+    return f"{item.passed} cas réussis sur {item.total}. {sentence}".strip() if item.cases else sentence
+
+
+def _cases_table(item: ExerciseResult) -> str:
+    if not item.cases:
+        return ""
+    rows = "".join(
+        f'<tr><td style="color:{COLOURS[case.verdict]}">{SYMBOLS[case.verdict]} {html.escape(case.verdict)}</td>'
+        f"<td>{html.escape(case.label)}</td><td>{html.escape(case.detail)}</td></tr>"
+        for case in item.cases
+    )
+    return f"<table><tr><th>Verdict</th><th>Cas</th><th>Ce qui ne va pas</th></tr>{rows}</table>"
+
+
+def feedback_html(result: NotebookResult) -> str:
+    """The French feedback page of one student's notebook."""
+    title = f"Correction de {result.lesson} : {result.student}"
+    parts = [
+        f"<h1>{html.escape(title)}</h1>",
+        f"<p><strong>Total : {french(round(result.points, 2))} / {french(result.max_points)} points</strong></p>",
+    ]
+    if result.notes:
+        notes = "".join(f"<li>{html.escape(note)}</li>" for note in result.notes)
+        parts.append(f'<h2>Remarques sur le notebook</h2><ul class="note">{notes}</ul>')
+    for item in result.exercises:
+        heading = f"{item.name} : {french(item.points)} / {french(item.max_points)} points"
+        parts.append(f"<h2>{html.escape(heading)}</h2><p>{html.escape(_exercise_sentence(item))}</p>")
+        parts.append(_cases_table(item))
+    body = "\n".join(parts)
+    return (
+        '<!DOCTYPE html>\n<html lang="fr">\n<head><meta charset="utf-8">'
+        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head>\n<body>\n{body}\n</body>\n</html>\n"
+    )
+
+
+def write_feedback(results: Sequence[NotebookResult], folder: Path) -> list[Path]:
+    """feedback/<student>/<lesson>.html for every result; the paths written."""
+    safe_folder(folder)
+    written = []
+    for result in results:
+        own = safe_folder(folder / result.student)
+        written.append(write_atomically(own / f"{result.lesson}.html", feedback_html(result)))
+    return written

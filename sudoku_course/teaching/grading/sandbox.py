@@ -1,0 +1,319 @@
+"""The sandbox a submission runs in, and the runner process the grader talks to.
+
+On Linux the sandbox is bubblewrap (Debian package `bubblewrap`, command
+`bwrap`): the runner sees the whole system read-only, except
+
+- the paths the grader hides (the course folder, the submissions, the
+  solutions, the outputs, the secret, the grader's working and home
+  folders): empty and read-only, with the Python environment and the
+  `sudoku_course` package put back read-only;
+- a fresh, size-limited `/tmp` holding the scratch copy of the submission's
+  code cells (read-only) and a home folder for caches (numba, matplotlib);
+- its own PID, network, IPC, user and UTS namespaces: no network, no view of
+  the grader's processes, memory, command line or environment; a cleared
+  environment; no capabilities; it dies with the grader. A grader running
+  as root starts bubblewrap as `nobody`, so that the sandbox can read only
+  what every user may read (not root's files, such as /etc/shadow), with
+  at most `Limits.processes` processes of that user (a fork bomb's bound).
+
+Limits (inherited from the process that starts bubblewrap): address space
+(RLIMIT_AS), CPU seconds, size of any file written, no core dumps; the grader
+reads at most `Limits.output_mb` of answers and kills the process when a step
+is late. Without bubblewrap the grader refuses to run unless told
+`--no-sandbox`: then the runner is a plain child process with the same
+limits and a cleared environment, but it sees and can change every file the
+instructor can.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import resource
+import select
+import shutil
+import stat
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+import psutil
+
+import sudoku_course
+
+from ..isolation import CRASH, ERROR, TIMEOUT, VALUE, Outcome
+
+TOOL = "bwrap"
+INSIDE_CELLS = "/tmp/submission.json"
+INSIDE_HOME = "/tmp/home"
+NOBODY = 65534
+RUNNER_ARGUMENTS = ("-I", "-m", "sudoku_course.teaching.grading.runner")
+SYSTEM_PATHS = ("/", "/usr", "/lib", "/lib64", "/bin", "/sbin", "/etc", "/dev", "/proc", "/tmp")
+KEPT_VARIABLES = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "LANG", "LC_ALL")  # older OpenBLAS crash without them
+MEGABYTE = 1 << 20
+
+
+class SandboxUnavailable(RuntimeError):
+    """bubblewrap is missing or does not work on this machine."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one runner process."""
+
+    memory_mb: int = 2048
+    cpu_seconds: int = 900
+    file_size_mb: int = 64
+    scratch_mb: int = 256
+    output_mb: int = 16
+    processes: int = 512
+    """Processes of the user `nobody` (a fork bomb's bound), applied only when the grader runs as root."""
+
+    def apply(self, as_root: bool) -> None:
+        """Set the limits on this process (run in the child, before bubblewrap or the runner starts)."""
+        limits = [
+            (resource.RLIMIT_AS, self.memory_mb * MEGABYTE),
+            (resource.RLIMIT_CPU, self.cpu_seconds),
+            (resource.RLIMIT_FSIZE, self.file_size_mb * MEGABYTE),
+            (resource.RLIMIT_CORE, 0),
+        ]
+        if as_root:  # root is not bound by it; nobody, which the runner becomes, is
+            limits.append((resource.RLIMIT_NPROC, self.processes))
+        for limit, value in limits:
+            resource.setrlimit(limit, (value, value))
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def kept_paths() -> tuple[Path, ...]:
+    """What the runner needs read-only even inside a hidden folder: the package and the Python environment."""
+    package = Path(sudoku_course.__file__).resolve().parent
+    return tuple(dict.fromkeys(Path(p).resolve() for p in (package, sys.prefix, sys.base_prefix)))
+
+
+def course_folder() -> Path:
+    """The folder holding the `sudoku_course` package (the course, for an editable install)."""
+    return Path(sudoku_course.__file__).resolve().parent.parent
+
+
+def _namespaces_and_user() -> tuple[list[str], list[str]]:
+    """bubblewrap's namespace and capability options, and what starts the runner inside.
+
+    As root, bubblewrap mounts as root, then `setpriv` makes the runner `nobody` (no capabilities, no new
+    privileges): it reads only what every user may read. As another user, bubblewrap makes a user
+    namespace and the runner keeps that user's rights on what is not hidden.
+    """
+    if os.geteuid() != 0:
+        return ["--unshare-all", "--unshare-user", "--disable-userns"], []
+    namespaces = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
+    capabilities = ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    nobody = ["setpriv", "--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups", "--no-new-privs", "--"]
+    return namespaces + capabilities, nobody
+
+
+def _hide(path: Path, folder: bool) -> list[str]:
+    return ["--tmpfs", str(path)] if folder else ["--ro-bind", os.devnull, str(path)]
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """How the grader starts a runner: in bubblewrap (`enabled`), or as a plain child process."""
+
+    hidden: tuple[Path, ...] = ()
+    enabled: bool = True
+    limits: Limits = field(default_factory=Limits)
+
+    def environment(self, home: str) -> dict[str, str]:
+        """The runner's whole environment: nothing of the grader's but a few harmless settings."""
+        variables = {name: os.environ[name] for name in KEPT_VARIABLES if name in os.environ}
+        variables.update(
+            PATH=f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin",
+            HOME=home,
+            NUMBA_CACHE_DIR=f"{home}/numba",
+            MPLCONFIGDIR=f"{home}/matplotlib",
+            XDG_CACHE_HOME=f"{home}/cache",
+            MPLBACKEND="Agg",
+            PYTHONHASHSEED="0",
+            PYTHONDONTWRITEBYTECODE="1",
+            SUDOKU_COURSE_PROGRESS="0",
+            OMP_NUM_THREADS="1",
+            OPENBLAS_NUM_THREADS="1",
+            MKL_NUM_THREADS="1",
+            NUMBA_NUM_THREADS="1",
+        )
+        return variables
+
+    def _hidden_paths(self, kept: tuple[Path, ...]) -> list[Path]:
+        """The paths to hide, outermost first; never a system folder nor one holding it."""
+        hidden = {Path(p).resolve() for p in self.hidden if os.path.lexists(p)}
+        if os.geteuid() == 0:  # folders nobody cannot walk through on the way to a kept path: hidden, then rebuilt
+            hidden |= {folder for path in kept for folder in path.parents if not os.stat(folder).st_mode & stat.S_IXOTH}
+        hidden = {p for p in hidden if not any(_inside(Path(system), p) for system in SYSTEM_PATHS)}
+        return sorted(hidden, key=lambda p: len(p.parts))
+
+    def _hiding(self) -> list[str]:
+        """bubblewrap options hiding the hidden paths, putting the kept paths back, and making it all read-only."""
+        kept = kept_paths()
+        hidden = self._hidden_paths(kept)
+        folders = {p for p in hidden if p.is_dir()}
+        outer = [p for p in hidden if not any(_inside(p, f) and p != f for f in folders)]
+        inner = [p for p in hidden if p not in outer and any(_inside(p, k) for k in kept)]  # inside what comes back
+        options = [option for path in outer for option in _hide(path, path in folders)]
+        for path in kept:
+            holder = next((folder for folder in outer if folder in folders and _inside(path, folder)), None)
+            if holder is None:
+                continue
+            for parent in reversed(path.parents):  # folders that a root grader's runner (nobody) can walk through
+                if holder in parent.parents:
+                    options += ["--perms", "0755", "--dir", str(parent)]
+            options += ["--ro-bind", str(path), str(path)]
+        options += [option for path in inner for option in _hide(path, path in folders)]
+        return options + [option for path in outer + inner if path in folders for option in ("--remount-ro", str(path))]
+
+    def command(self, cells_file: Path) -> tuple[list[str], dict[str, str], Path | None]:
+        """The command starting the runner on `cells_file`, its environment and working folder."""
+        python = [sys.executable, *RUNNER_ARGUMENTS]
+        if not self.enabled:
+            home = cells_file.parent / "home"
+            home.mkdir(exist_ok=True)
+            return python, self.environment(str(home)), cells_file.parent
+        namespaces, user = _namespaces_and_user()
+        options = [TOOL, *namespaces, "--die-with-parent", "--new-session", "--clearenv"]
+        options += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+        options += ["--perms", "1777", "--size", str(self.limits.scratch_mb * MEGABYTE), "--tmpfs", "/tmp"]
+        options += self._hiding()
+        options += ["--ro-bind", str(cells_file), INSIDE_CELLS, "--perms", "0777", "--dir", INSIDE_HOME]
+        options += ["--chdir", "/tmp"]
+        for name, value in self.environment(INSIDE_HOME).items():
+            options += ["--setenv", name, value]
+        return [*options, "--", *user, *python], {}, None
+
+    def cells_path(self, cells_file: Path) -> str:
+        """Where the runner finds the scratch copy."""
+        return INSIDE_CELLS if self.enabled else str(cells_file)
+
+    def _preexec(self):
+        return partial(self.limits.apply, self.enabled and os.geteuid() == 0)
+
+    def start(self, cells_file: Path, request: dict, log: Path) -> RunnerProcess:
+        """Start a runner on the scratch copy `cells_file` and send it `request`."""
+        command, environment, cwd = self.command(cells_file)
+        with open(log, "ab") as errors:
+            process = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=errors,
+                env=environment,
+                cwd=cwd,
+                preexec_fn=self._preexec(),
+                start_new_session=True,
+            )
+        runner = RunnerProcess(process, self.limits.output_mb * MEGABYTE)
+        try:
+            process.stdin.write(json.dumps({**request, "cells": self.cells_path(cells_file)}).encode())
+            process.stdin.close()
+        except OSError:  # the runner died at once; the first read reports it
+            pass
+        return runner
+
+
+def probe(sandbox: Sandbox) -> None:
+    """SandboxUnavailable unless bubblewrap can start Python here (with the options the grader uses)."""
+    if shutil.which(TOOL) is None:
+        raise SandboxUnavailable(f"{TOOL} is not installed (Debian/Ubuntu: apt-get install bubblewrap)")
+    if os.geteuid() == 0 and shutil.which("setpriv") is None:
+        raise SandboxUnavailable("setpriv (util-linux) is needed to run the sandbox as nobody")
+    command, _, _ = sandbox.command(Path(os.devnull))
+    command = command[: -len(RUNNER_ARGUMENTS)] + ["-I", "-c", "import sudoku_course.teaching.grading.runner"]
+    try:
+        result = subprocess.run(command, capture_output=True, timeout=60, env={}, preexec_fn=sandbox._preexec())
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise SandboxUnavailable(f"{TOOL} does not start: {error}") from error
+    if result.returncode != 0:
+        raise SandboxUnavailable(f"{TOOL} does not work here: {result.stderr.decode(errors='replace')[-500:]}")
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON data")
+
+
+def parse_message(line: bytes, step: int) -> Outcome | None:
+    """The outcome that a runner's line reports for `step`; None if the line is no such answer."""
+    try:
+        data = json.loads(line, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or data.get("step") != step or data.get("kind") not in (VALUE, ERROR, TIMEOUT, CRASH):
+        return None
+    if data["kind"] == VALUE:
+        return Outcome(VALUE, data.get("value"))
+    return Outcome(data["kind"], error=str(data.get("error", ""))[:100], message=str(data.get("message", ""))[:200])
+
+
+class RunnerProcess:
+    """A started runner: one answer per step, each read within its own time limit."""
+
+    def __init__(self, process: subprocess.Popen, output_limit: int) -> None:
+        self.process = process
+        self.output_limit = output_limit
+        self.received = 0
+        self.buffer = b""
+        self.closed = False
+        self.lost = False
+        """True once an answer came late, broken or not at all: the process must be replaced."""
+        os.set_blocking(process.stdout.fileno(), False)
+
+    def answer(self, step: int, time_limit: float) -> Outcome:
+        """The outcome of `step` that the runner sent within `time_limit` seconds, or TIMEOUT or CRASH
+        (then `lost` is set)."""
+        line = self._line(time_limit)
+        outcome = parse_message(line, step) if isinstance(line, bytes) else line
+        if outcome is None:
+            outcome = Outcome(CRASH, error="réponse hors protocole")
+        self.lost = self.lost or not isinstance(line, bytes) or outcome.error == "réponse hors protocole"
+        return outcome
+
+    def _line(self, time_limit: float) -> bytes | Outcome:
+        """The next line the runner sends within `time_limit` seconds, or the outcome saying why none came."""
+        deadline = time.monotonic() + time_limit
+        while b"\n" not in self.buffer:
+            if self.closed:
+                return Outcome(CRASH, error=str(self.process.wait()))
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return Outcome(TIMEOUT)
+            ready, _, _ = select.select([self.process.stdout], [], [], remaining)
+            try:
+                data = os.read(self.process.stdout.fileno(), 1 << 16) if ready else None
+            except BlockingIOError:
+                data = None
+            if data is None:
+                continue
+            self.closed = not data
+            self.received += len(data)
+            if self.received > self.output_limit:
+                return Outcome(CRASH, error="sortie trop volumineuse")
+            self.buffer += data
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line
+
+    def stop(self) -> None:
+        """Kill the runner and everything it started."""
+        try:
+            family = psutil.Process(self.process.pid).children(recursive=True)
+        except psutil.NoSuchProcess:
+            family = []
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, 9)
+        for member in family:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                member.kill()
+        self.process.wait()
+        self.process.stdout.close()

@@ -1,0 +1,264 @@
+"""Reading a submission without running it: code cells, the definitions kept, value cells, answers used, files."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from sudoku_course.teaching.exercises import Exercise, exercise
+from sudoku_course.teaching.exercises.common import calling
+from sudoku_course.teaching.grading.program import CodeCell, answers_used, definitions, value_cells
+from sudoku_course.teaching.grading.reading import (
+    MAX_NOTEBOOK_BYTES,
+    Rejected,
+    Unreadable,
+    find_students,
+    notebook_cells,
+    read_submission,
+)
+
+SOLUTIONS = Path(__file__).parent.parent / "solutions"
+
+
+def cells_of(*sources: str, tags: dict[int, list[str]] | None = None) -> list[CodeCell]:
+    tags = tags or {}
+    return [CodeCell(i, f"c{i}", tuple(tags.get(i, ())), source) for i, source in enumerate(sources)]
+
+
+def kept(cells: list[CodeCell]) -> list[str]:
+    return [type(chunk.statement).__name__ for chunk in definitions(cells)]
+
+
+# ------------------------------------------------------------ definitions
+def test_only_parameters_imports_definitions_and_literal_constants_are_kept():
+    cells = cells_of(
+        "SEED = 3\nBUDGET = 2 * SEED\nprint('parameters run whole')",
+        "import numpy as np\nfrom math import sqrt\nT0, ALPHA = 2.0, 0.97\nNAMES: tuple = ('a', 'b')",
+        "def f(x):\n    return x\n\nclass A:\n    pass\n\nresult = f(3)\nprint(result)\nf(4)",
+        "rows = run_the_experiment()\nfor row in rows:\n    print(row)",
+        "from sudoku_course.teaching.checks import check\n\ncheck('box_index', f)",
+        tags={0: ["parameters"], 4: ["check"]},
+    )
+    assert kept(cells) == ["Assign", "Assign", "Expr", "Import", "ImportFrom", "Assign", "AnnAssign"] + [
+        "FunctionDef",
+        "ClassDef",
+    ]
+    chunk = definitions(cells)[-2]
+    assert chunk.where == "cellule 3, ligne 1"
+
+
+def test_ipython_syntax_is_translated_and_a_broken_cell_is_skipped():
+    cells = cells_of("%matplotlib inline\n!ls\ndef f():\n    return 1", "def g(:\n    pass", "def h():\n    return 2")
+    assert [getattr(chunk.statement, "name", None) for chunk in definitions(cells)] == ["f", "h"]
+
+
+def test_annotations_are_never_evaluated_at_definition_time():
+    (chunk,) = definitions(cells_of("def f(x: UndefinedType) -> AlsoUndefined:\n    return x"))
+    namespace: dict = {}
+    exec(chunk.code(), namespace)
+    assert namespace["f"](5) == 5
+
+
+def test_value_cells_by_id_or_by_the_names_they_assign():
+    item = Exercise("value_demo", "99-demo", ("verdicts",), (lambda: None,), lambda seed: [], cells=("answer",))
+    with_ids = [CodeCell(0, "x", (), "verdicts = 1"), CodeCell(1, "answer", (), "verdicts = [True]\nprint(verdicts)")]
+    assert [cell.index for cell in value_cells(with_ids, item)] == [1]
+    without_ids = [CodeCell(0, None, (), "x = 1"), CodeCell(1, None, (), "verdicts = [v for v in range(3)]")]
+    assert [cell.index for cell in value_cells(without_ids, item)] == [1]
+    assert value_cells(with_ids, exercise("box_index")) == []
+
+
+# ------------------------------------------------------------ answers used
+BOX = exercise("box_index")
+VALID = exercise("is_valid_solution")
+
+
+@pytest.mark.parametrize(
+    ("item", "sources", "expected"),
+    [
+        (
+            VALID,
+            ["def is_valid_solution(grid, puzzle=None):\n    return grid.is_solved()"],
+            ["sudoku_course.grid.SudokuGrid.is_solved"],
+        ),
+        (
+            BOX,
+            ["from sudoku_course.grid import layout", "def box_index(r, c, b=3):\n    return layout(b).box_of(r, c)"],
+            ["sudoku_course.grid.Layout.box_of"],
+        ),
+        (
+            BOX,
+            ["from sudoku_course.teaching.exercises.lesson00 import box_index"],
+            ["sudoku_course.teaching.exercises"],
+        ),
+        (
+            BOX,
+            [
+                "import sudoku_course.teaching.exercises.lesson00 as ref",
+                "def box_index(r, c, b=3):\n    return ref.box_index(r, c, b)",
+            ],
+            ["sudoku_course.teaching.exercises"],
+        ),
+        (
+            BOX,
+            [
+                "from sudoku_course.teaching.checks import *",
+                "def box_index(r, c, b=3):\n    return exercise('box_index')",
+            ],
+            ["sudoku_course.teaching.checks"],
+        ),
+        (
+            BOX,
+            [
+                "import importlib",
+                "def helper(r, c, b):\n    m = importlib.import_module('sudoku_course.teaching.exercises.lesson00')\n"
+                "    return m.box_index(r, c, b)",
+                "def box_index(r, c, b=3):\n    return helper(r, c, b)",
+            ],
+            ["sudoku_course.teaching.exercises"],
+        ),
+        (
+            BOX,
+            [
+                "import sudoku_course, pathlib",
+                "def box_index(r, c, b=3):\n    folder = pathlib.Path(sudoku_course.__file__).parent\n"
+                "    exec((folder / 'teaching/exercises/lesson00.py').read_text(), space := {})\n"
+                "    return space['box_index'](r, c, b)",
+            ],
+            ["sudoku_course.teaching.exercises"],
+        ),
+        (
+            exercise("partial_energy"),
+            ["def partial_energy(grid):\n    from sudoku_course.cost import givens_conflicts as g\n    return g(grid)"],
+            ["sudoku_course.cost.givens_conflicts"],
+        ),
+        (
+            exercise("linear_cooling"),
+            [
+                "import numpy as np",
+                "def linear_cooling(t0, t_min, steps):\n    return list(np.linspace(t0, t_min, steps))",
+            ],
+            ["numpy.linspace"],
+        ),
+        (
+            BOX,
+            [
+                "import numpy as np\nfrom sudoku_course.grid import SudokuGrid",
+                "def box_index(row, col, box_size=3):\n    return (row // box_size) * box_size + col // box_size",
+                "def unrelated(grid):\n    return grid.is_solved()",
+            ],
+            [],
+        ),
+    ],
+)
+def test_answers_used_by_the_exercise_code(item, sources, expected):
+    assert answers_used(cells_of(*sources), item) == expected
+
+
+def test_the_solutions_use_no_answer():
+    for path in sorted(SOLUTIONS.glob("0[02]-*.ipynb")):
+        cells = notebook_cells(path.read_bytes())
+        for name in ("box_index", "is_valid_solution") if path.name.startswith("00") else ("partial_energy",):
+            assert answers_used(cells, exercise(name)) == [], (path.name, name)
+
+
+# ------------------------------------------------------------ reading files
+def demo_notebook() -> nbformat.NotebookNode:
+    return new_notebook(
+        cells=[new_markdown_cell("# titre"), new_code_cell("x = 1"), new_code_cell("def f():\n    pass")]
+    )
+
+
+def test_every_nbformat_version_is_read_by_position():
+    modern = demo_notebook()
+    old = nbformat.from_dict(json.loads(nbformat.writes(modern)))
+    old.nbformat_minor = 4
+    for cell in old.cells:
+        del cell["id"]
+    v3 = nbformat.writes(nbformat.convert(modern, 3), version=3)
+    for text in (nbformat.writes(modern), json.dumps(old), v3):
+        cells = notebook_cells(text.encode())
+        assert [(cell.index, cell.source) for cell in cells] == [(1, "x = 1"), (2, "def f():\n    pass")]
+
+
+@pytest.mark.parametrize("content", [b'{"cells": [', b"\xff\xfe", b"[]", b"[" * 100_000 + b"]" * 100_000])
+def test_a_file_that_is_not_a_notebook_is_unreadable(content):
+    with pytest.raises(Unreadable):
+        notebook_cells(content)
+
+
+def test_links_folders_and_huge_files_are_rejected_and_unknown_names_reported(tmp_path):
+    root, outside = tmp_path / "rendus", tmp_path / "solutions"
+    outside.mkdir()
+    (outside / "00-demo.ipynb").write_text(nbformat.writes(demo_notebook()), encoding="utf-8")
+    for name in ("linked", "hard", "folder", "huge", "good"):
+        (root / name).mkdir(parents=True)
+    (root / "linked" / "00-demo.ipynb").symlink_to(outside / "00-demo.ipynb")
+    os.link(outside / "00-demo.ipynb", root / "hard" / "00-demo.ipynb")
+    (root / "folder" / "00-demo.ipynb").mkdir()
+    (root / "huge" / "00-demo.ipynb").write_bytes(b" " * (MAX_NOTEBOOK_BYTES + 1))
+    (root / "good" / "00-demo.ipynb").write_text(nbformat.writes(demo_notebook()), encoding="utf-8")
+    (root / "good" / "00-dmeo.ipynb").write_text("{}", encoding="utf-8")
+    (root / "good" / ".ipynb_checkpoints").mkdir()
+    (root / "everything").symlink_to(outside, target_is_directory=True)
+    (root / "notes.txt").write_text("not a student", encoding="utf-8")
+
+    students, ignored = find_students(root, ["00-demo"])
+    assert ignored == ["notes.txt"]
+    by_name = {student.name: student for student in students}
+    assert sorted(by_name) == ["everything", "folder", "good", "hard", "huge", "linked"]
+    assert by_name["good"].unknown == ["00-dmeo.ipynb"]
+    assert len(read_submission(by_name["good"], "00-demo")) == 2
+    reasons = {}
+    for name in ("everything", "linked", "hard", "folder", "huge"):
+        with pytest.raises(Rejected) as error:
+            read_submission(by_name[name], "00-demo")
+        reasons[name] = str(error.value)
+    assert reasons == {
+        "everything": "the folder is a symbolic link",
+        "linked": "a symbolic link",
+        "hard": "a hard link to another file",
+        "folder": "not a regular file",
+        "huge": "larger than 20 MB",
+    }
+
+
+def test_case_calls_used_by_the_runner_return_plain_data():
+    assert calling(2, 3)(lambda a, b: (a, b)) == [2, 3]
+
+
+# ------------------------------------------------------------ the runner, in this process
+def test_the_runner_runs_definitions_value_cells_then_cases(monkeypatch, tmp_path):
+    from sudoku_course.teaching.exercises import REGISTRY, Case, plain
+    from sudoku_course.teaching.grading.runner import serve
+
+    item = Exercise(
+        "value_demo",
+        "99-demo",
+        ("total", "double"),
+        (10, lambda x: 2 * x),
+        lambda seed: [Case("la somme, doublée", lambda total, double: plain(double(total)))],
+        cells=("answer",),
+    )
+    monkeypatch.setitem(REGISTRY, item.name, item)
+    cells = [
+        CodeCell(0, "parameters", ("parameters",), "N = 5"),
+        CodeCell(1, "answer", (), "total = sum(range(N))\nprint(total)"),
+        CodeCell(2, "exercise", (), "def double(x):\n    return 2 * x\n\ndouble(1 / 0)"),
+        CodeCell(3, "broken", (), "def missing(:"),
+    ]
+    (tmp_path / "cells.json").write_text(json.dumps([c.as_dict() for c in cells]), encoding="utf-8")
+    steps = [["setup"], ["chunk", 0], ["chunk", 1], ["cells", "value_demo"], ["case", "value_demo", 0, 5]]
+    steps.append(["case", "box_index", 0, 5])
+    lines: list[bytes] = []
+    serve({"cells": str(tmp_path / "cells.json"), "seed": None, "steps": steps}, lines.append)
+    answers = [json.loads(line) for line in lines]
+    assert [answer["step"] for answer in answers] == list(range(len(steps)))
+    assert answers[4] == {"step": 4, "kind": "value", "value": 20}
+    assert answers[5]["kind"] == "error" and answers[5]["error"] == "MissingDefinition"
+    assert answers[5]["message"] == "box_index"

@@ -1,0 +1,227 @@
+"""The sandbox: what a submission's code can see and do from inside bubblewrap, and the runner protocol.
+
+A probe stands in for a student's `box_index`: it looks around from inside the sandbox and returns what it
+found as plain data (the first case's output). These tests need bubblewrap: without it they are skipped on a
+developer's machine and fail under CI=true (`.ci/run` installs it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from sudoku_course.teaching.grading.program import CodeCell, definitions
+from sudoku_course.teaching.grading.sandbox import Limits, Sandbox, course_folder, parse_message, probe
+from sudoku_course.teaching.isolation import CRASH, ERROR, TIMEOUT, VALUE, Outcome
+
+
+@pytest.fixture(scope="module")
+def bubblewrap():
+    if shutil.which("bwrap") is None:
+        if os.environ.get("CI"):
+            pytest.fail("bubblewrap is missing: apt-get install bubblewrap (.ci/run does it)")
+        pytest.skip("bubblewrap is missing (apt-get install bubblewrap)")
+
+
+def run_probe(
+    body: str, sandbox: Sandbox, tmp_path: Path, *, time_limit: float = 60, case_limit: float = 30
+) -> list[Outcome]:
+    """Outcomes of: setup, the definitions of `body` (one chunk per statement), then case 0 of box_index."""
+    source = textwrap.dedent(body)
+    cells = [CodeCell(0, "probe", (), source)]
+    cells_file = tmp_path / "submission.json"
+    cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
+    cells_file.chmod(0o644)
+    tmp_path.chmod(0o711)
+    steps = [["setup"], *(["chunk", j] for j in range(len(definitions(cells)))), ["case", "box_index", 0, case_limit]]
+    runner = sandbox.start(cells_file, {"seed": None, "steps": steps}, tmp_path / "log")
+    try:
+        return [runner.answer(index, time_limit) for index in range(len(steps))]
+    finally:
+        runner.stop()
+
+
+def probe_value(body: str, sandbox: Sandbox, tmp_path: Path):
+    outcome = run_probe(body, sandbox, tmp_path)[-1]
+    assert outcome.kind == VALUE, outcome
+    return outcome.value
+
+
+@pytest.fixture
+def secret_place(tmp_path):
+    """A course folder of a test: solutions, two students, a secret, outputs; and the sandbox hiding them."""
+    course = tmp_path / "course"
+    (course / "solutions").mkdir(parents=True)
+    (course / "solutions" / "00-environnement.ipynb").write_text("the master", encoding="utf-8")
+    (course / "rendus" / "bob").mkdir(parents=True)
+    (course / "rendus" / "bob" / "00-environnement.ipynb").write_text("bob's notebook", encoding="utf-8")
+    secret = tmp_path / "secret"
+    secret.write_text("the course secret", encoding="utf-8")
+    hidden = (course, course / "rendus", course / "solutions", secret, course_folder(), Path.home())
+    return course, secret, Sandbox(hidden)
+
+
+def test_the_grader_can_start_the_sandbox(bubblewrap):
+    probe(Sandbox())
+
+
+def test_course_folder_submissions_secret_are_hidden_and_the_system_is_read_only(bubblewrap, secret_place, tmp_path):
+    course, secret, sandbox = secret_place
+    found = probe_value(
+        f"""
+        import os, pathlib, sudoku_course
+        def attempt(action):
+            try:
+                return repr(action())
+            except Exception as error:
+                return type(error).__name__
+        def write(path):
+            with open(path, "w") as file:
+                file.write("changed")
+        def box_index(row, col, box_size=3):
+            package = pathlib.Path(sudoku_course.__file__).parent
+            return {{
+                "course": attempt(lambda: sorted(os.listdir({str(course)!r}))),
+                "master": attempt(lambda: open({str(course / "solutions" / "00-environnement.ipynb")!r}).read()),
+                "secret": attempt(lambda: open({str(secret)!r}).read()),
+                "repository": attempt(lambda: sorted(os.listdir({str(course_folder())!r}))),
+                "package": attempt(lambda: write(package / "grid.py")),
+                "new file in package": attempt(lambda: write(package / "planted.py")),
+                "venv": attempt(lambda: write(pathlib.Path(os.__file__).parent / "planted.py")),
+                "shadow": attempt(lambda: open("/etc/shadow").read()),
+                "uid": os.getuid() if os.geteuid() else "root",
+                "scratch": attempt(lambda: write("/tmp/home/cache.txt")),
+            }}
+        """,
+        sandbox,
+        tmp_path,
+    )
+    assert found["course"] in ("[]", "PermissionError", "FileNotFoundError")
+    assert found["master"] in ("FileNotFoundError", "PermissionError", "IsADirectoryError")
+    assert found["secret"] in ("''", "PermissionError", "FileNotFoundError")
+    assert "solutions" not in found["repository"] and "tests" not in found["repository"]
+    assert found["package"] == found["new file in package"] == found["venv"] == "OSError"
+    assert found["scratch"] == "None"
+    if os.geteuid() == 0:
+        assert found["shadow"] == "PermissionError" and found["uid"] == 65534
+    assert (course / "solutions" / "00-environnement.ipynb").read_text(encoding="utf-8") == "the master"
+
+
+def test_no_network_no_grader_processes_and_a_cleared_environment(bubblewrap, secret_place, tmp_path, monkeypatch):
+    monkeypatch.setenv("SUDOKU_COURSE_SECRET", "in the grader's environment")
+    _, _, sandbox = secret_place
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+        found = probe_value(
+            f"""
+            import os, socket
+            def attempt(action):
+                try:
+                    return repr(action())
+                except Exception as error:
+                    return type(error).__name__
+            def box_index(row, col, box_size=3):
+                pids = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
+                texts = ""
+                for pid in pids:
+                    for name in ("environ", "cmdline"):
+                        texts += attempt(lambda: open(f"/proc/{{pid}}/{{name}}", "rb").read().decode())
+                return {{
+                    "connect": attempt(lambda: socket.create_connection(("127.0.0.1", {port}), timeout=2)),
+                    "pids": pids,
+                    "parent": os.getppid(),
+                    "environment": dict(os.environ),
+                    "texts": texts,
+                }}
+            """,
+            sandbox,
+            tmp_path,
+        )
+    assert found["connect"] in ("ConnectionRefusedError", "OSError")
+    assert os.getpid() not in found["pids"] and len(found["pids"]) <= 4
+    assert "SUDOKU_COURSE_SECRET" not in found["environment"] and "in the grader" not in found["texts"]
+    assert found["environment"]["HOME"] == "/tmp/home" and found["environment"]["NUMBA_CACHE_DIR"].startswith("/tmp")
+
+
+def test_memory_is_limited_and_a_case_that_runs_out_costs_itself_only(bubblewrap, tmp_path):
+    sandbox = Sandbox(limits=Limits(memory_mb=1024))
+    outcome = run_probe("def box_index(row, col, box_size=3):\n    return len(bytearray(3 << 30))", sandbox, tmp_path)[
+        -1
+    ]
+    assert outcome.kind == ERROR and outcome.error == "MemoryError"
+
+
+def test_an_endless_loop_in_c_is_stopped_by_the_runner_in_a_case_and_by_the_grader_elsewhere(bubblewrap, tmp_path):
+    loop = "import itertools\ndef box_index(row, col, box_size=3):\n    return sum(itertools.count())"
+    outcomes = run_probe(loop, Sandbox(), tmp_path, time_limit=10, case_limit=1)
+    assert [outcome.kind for outcome in outcomes] == [VALUE, VALUE, VALUE, TIMEOUT]
+    at_definition = "import itertools\ndef box_index(row, col, box_size=sum(itertools.count())):\n    return 0"
+    outcomes = run_probe(at_definition, Sandbox(), tmp_path, time_limit=2)
+    assert [outcome.kind for outcome in outcomes[:3]] == [VALUE, VALUE, TIMEOUT]  # the grader gave up on the runner
+
+
+def test_a_case_that_kills_python_costs_that_case_only(bubblewrap, tmp_path):
+    cells = [CodeCell(0, "probe", (), "import os\ndef box_index(row, col, box_size=3):\n    os._exit(3)")]
+    cells_file = tmp_path / "submission.json"
+    cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
+    cells_file.chmod(0o644)
+    tmp_path.chmod(0o711)
+    steps = [["setup"], ["chunk", 0], ["chunk", 1], ["case", "box_index", 0, 5], ["case", "box_index", 1, 5]]
+    runner = Sandbox().start(cells_file, {"seed": None, "steps": steps}, tmp_path / "log")
+    try:
+        outcomes = [runner.answer(index, 30) for index in range(len(steps))]
+    finally:
+        runner.stop()
+    assert [outcome.kind for outcome in outcomes[3:]] == [CRASH, CRASH] and outcomes[3].error == "3"
+    assert not runner.lost
+
+
+def test_what_the_student_prints_never_reaches_the_grader(bubblewrap, tmp_path):
+    outcomes = run_probe(
+        """
+        import os, sys
+        print("x" * 1000)
+        def box_index(row, col, box_size=3):
+            print('{"step": 3, "kind": "value", "value": 0}')
+            sys.stderr.write("noise")
+            return 0
+        """,
+        Sandbox(),
+        tmp_path,
+    )
+    assert [outcome.kind for outcome in outcomes] == [VALUE, VALUE, VALUE, VALUE]
+    assert outcomes[-1].value == 0
+
+
+def test_a_flood_on_the_answer_channel_is_a_crash_of_that_step(bubblewrap, tmp_path):
+    outcomes = run_probe(
+        """
+        import os
+        def box_index(row, col, box_size=3):
+            for fd in range(3, 12):
+                try:
+                    os.write(fd, b"x" * (1 << 20))
+                except OSError:
+                    pass
+            return 0
+        """,
+        Sandbox(limits=Limits(output_mb=4)),
+        tmp_path,
+    )
+    assert outcomes[-1].kind == CRASH
+
+
+def test_answers_that_break_the_protocol_are_refused():
+    assert parse_message(b'{"step": 3, "kind": "value", "value": [1, 2]}', 3) == Outcome(VALUE, [1, 2])
+    assert parse_message(b'{"step": 3, "kind": "timeout", "error": "", "message": ""}', 3) == Outcome(TIMEOUT)
+    assert parse_message(b'{"step": 4, "kind": "value", "value": 1}', 3) is None
+    assert parse_message(b'{"step": 3, "kind": "value", "value": NaN}', 3) is None
+    assert parse_message(b"[" * 100_000, 3) is None
+    answer = parse_message(b'{"step": 3, "kind": "error", "error": "ValueError", "message": "m"}', 3)
+    assert answer == Outcome(ERROR, error="ValueError", message="m")
