@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from sudoku_course.cost import ConflictTable, conflicts
 from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
 from sudoku_course.puzzles import load_bank, reference
-from sudoku_course.solvers import get_solver
+from sudoku_course.solvers import Budget, get_solver
 from sudoku_course.solvers.annealing import (
     AnnealingSolver,
     NaiveAnnealer,
@@ -26,6 +26,8 @@ from sudoku_course.solvers.annealing import (
     fixed_by_candidates,
     propagated_candidates,
     random_state,
+    rotation_chain,
+    rotation_moves,
     swap_moves,
 )
 from sudoku_course.solvers.exact import solve_exact
@@ -77,6 +79,20 @@ def test_evaluation_budget_is_respected(hard, budget):
     assert not result.solved or result.evaluations < budget
 
 
+def test_a_budget_is_used_whole_whatever_max_restarts(hard):
+    solver = AnnealingSolver(patience=1, max_restarts=1)
+    by_evaluations = solver.solve(hard[0], seed=0, budget=30_000)
+    assert not by_evaluations.solved and by_evaluations.evaluations == 30_000 and by_evaluations.restarts > 1
+    by_time = solver.solve(hard[0], seed=0, budget=Budget(seconds=0.3))
+    assert not by_time.solved and by_time.seconds >= 0.3 and by_time.restarts > 1
+
+
+def test_an_unsolved_run_returns_its_best_state(hard):
+    for reheat in (None, 1.0):  # restarts, or reheats that leave the state hot when the budget ends
+        result = AnnealingSolver(patience=3, reheat=reheat).solve(hard[0], seed=2, budget=20_000)
+        assert not result.solved and result.cost == min(result.history) == result.history[-1]
+
+
 def test_restarts_and_max_restarts():
     result = AnnealingSolver(patience=2, max_restarts=3).solve(load_bank("medium")[3], seed=0)
     assert result.restarts <= 3
@@ -88,6 +104,17 @@ def test_candidate_restriction_solves_hard_puzzles(hard):
         result = AnnealingSolver(restrict=True).solve(puzzle, seed=k, budget=2_000_000)
         assert_solves(puzzle, result)
         assert 0 < result.stats["free_cells"] < puzzle.empty_count  # singles fixed some cells
+
+
+def test_restriction_rotates_and_reheats_by_default(hard):
+    result = AnnealingSolver(restrict=True, patience=5).solve(hard[1], seed=3, budget=100_000)
+    assert result.stats["rotation_share"] == 0.5 and result.stats["reheats"] > 0 and result.restarts == 0
+    plain = AnnealingSolver(patience=5).solve(hard[1], seed=3, budget=100_000)
+    assert plain.stats["rotation_share"] == 0 and plain.stats["reheats"] == 0 and plain.restarts > 0
+    restarting = AnnealingSolver(restrict=True, patience=5, reheat=None, rotation_share=0).solve(
+        hard[1], seed=3, budget=100_000
+    )
+    assert restarting.stats["reheats"] == 0 and restarting.restarts > 0
 
 
 def test_restriction_on_a_singles_puzzle_leaves_nothing_to_search():
@@ -152,6 +179,8 @@ def test_unsolvable_puzzle_ends_unsolved_without_restriction():
         {"t0": 0.01},
         {"t_min": 0},
         {"reheat": 1.5},
+        {"reheat": "always"},
+        {"rotation_share": 1.2},
         {"patience": 0},
         {"chain_length": 0},
     ],
@@ -252,6 +281,84 @@ def test_restricted_chain_keeps_cells_within_candidates(hard):
     picks = rng.integers(len(moves), size=2000).tolist()
     anneal_chain(table, [moves[k] for k in picks], rng.random(2000).tolist(), 2.0)
     assert all(candidates[c] >> v & 1 for c, v in enumerate(table.cells))
+
+
+def test_rotation_moves_turn_three_cells_of_one_unit_both_ways():
+    space = RowPermutationSpace(reference())
+    rotations = rotation_moves(space)
+    assert all(len({i // 9, j // 9, k // 9}) == 1 and len({i, j, k}) == 3 for i, j, k in rotations)
+    assert len(set(rotations)) == len(rotations)
+    cyclic = {frozenset([(i, j), (j, k), (k, i)]) for i, j, k in rotations}  # "i takes j's digit"...
+    assert len(cyclic) == len(rotations)  # the two directions of a triple are two different moves
+    rows = [len(space.free_cells[segment]) for segment in space.segments]
+    assert len(rotations) == sum(2 * n * (n - 1) * (n - 2) // 6 for n in rows)
+
+
+def _row_components(cells, digits, candidates, moves) -> int:
+    """Connected components of a row's states within candidates, linked by `moves` (tuples of its cells)."""
+
+    def allowed(state) -> bool:
+        return all(candidates[c] >> d & 1 for c, d in zip(cells, state, strict=True))
+
+    states = [state for state in itertools.permutations(digits) if allowed(state)]
+    place = {cell: k for k, cell in enumerate(cells)}
+    seen, components = set(), 0
+    for start in states:
+        if start in seen:
+            continue
+        components += 1
+        seen.add(start)
+        stack = [start]
+        while stack:
+            state = stack.pop()
+            for move in moves:
+                slots = [place[c] for c in move]
+                moved = list(state)
+                # a swap (i, j): i and j exchange digits; a rotation (i, j, k): i takes j's, j takes k's, k takes i's
+                for a, b in zip(slots, slots[1:] + slots[:1], strict=True):
+                    moved[a] = state[b]
+                moved = tuple(moved)
+                if moved not in seen and allowed(moved):
+                    seen.add(moved)
+                    stack.append(moved)
+    return components
+
+
+def test_rotations_connect_the_restricted_states_that_swaps_split():
+    split_by_swaps = 0
+    for puzzle in load_bank("expert")[1:3]:
+        candidates = propagated_candidates(puzzle)
+        space = RowPermutationSpace(fixed_by_candidates(puzzle, candidates))
+        swaps, rotations = swap_moves(space, candidates), rotation_moves(space, candidates)
+        for segment, digits in zip(space.segments, space.missing, strict=True):
+            cells = space.free_cells[segment].tolist()
+            row_swaps = [(i, j) for i, j, _ in swaps if i in cells]
+            row_rotations = [move for move in rotations if move[0] in cells]
+            assert _row_components(cells, digits.tolist(), candidates, row_swaps + row_rotations) == 1
+            split_by_swaps += _row_components(cells, digits.tolist(), candidates, row_swaps) > 1
+    assert split_by_swaps > 0  # without rotations, some rows of these puzzles fall apart
+
+
+@FAST
+@given(seed=st.integers(0, 2**32 - 1), temperature=st.sampled_from([0.01, 1.0, 1e6]))
+def test_rotation_chain_keeps_the_table_rows_and_candidates_right(seed, temperature):
+    rng = np.random.default_rng(seed)
+    puzzle = load_bank("expert")[seed % 5]
+    candidates = propagated_candidates(puzzle)
+    space = RowPermutationSpace(fixed_by_candidates(puzzle, candidates))
+    rotations = rotation_moves(space, candidates)
+    table = ConflictTable(random_state(space, candidates, rng))
+    start = table.cost
+    picks = rng.integers(len(rotations), size=500).tolist()
+    uniforms = rng.random(500).tolist()
+    tried, accepted = rotation_chain(table, [rotations[k] for k in picks], candidates, uniforms, temperature)
+    grid = table.to_grid(puzzle)
+    assert table.cost == conflicts(grid)
+    assert all(sorted(grid.cells[r].tolist()) == list(range(1, 10)) for r in range(9))
+    assert all(candidates[c] >> v & 1 for c, v in enumerate(table.cells))
+    assert tried > 0 and accepted <= tried <= 500
+    if temperature == 0.01:
+        assert table.cost <= start
 
 
 def test_adapted_alpha_cools_faster_when_hot_and_slower_when_frozen():

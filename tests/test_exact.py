@@ -289,7 +289,7 @@ BANK_EFFORTS = Path(__file__).parent / "data" / "bank_efforts.json"
 exact solver was made faster: speed-ups must leave the rating (and so the banks) where it was."""
 
 
-@pytest.mark.parametrize("bank", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("bank", ["easy", "medium", "hard", "expert"])
 def test_the_search_effort_of_the_committed_banks_has_not_moved(bank):
     recorded = json.loads(BANK_EFFORTS.read_text(encoding="utf-8"))[bank]
     puzzles = load_bank(bank)

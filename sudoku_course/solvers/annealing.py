@@ -6,8 +6,15 @@ can conflict). A move swaps two free cells of one row; its energy change (delta)
 `ConflictTable` in constant time instead of recounting the grid. Metropolis rule: a move with
 delta <= 0 is always accepted, a worse one with probability exp(-delta / T).
 
+With candidate restriction (restrict=True) every cell keeps a digit it may hold after naked and
+hidden singles. Swaps alone then no longer connect the states of a row: cells whose candidates are
+{1, 2}, {2, 3} and {1, 3} can hold 1, 2, 3 or 2, 3, 1, and no swap leads from one to the other
+without putting a digit outside its candidates. A rotation of three cells does; so the restricted
+annealer also tries rotations (`rotation_moves`, `rotation_chain`), and since every state can then
+reach the solution, it reheats on stagnation instead of restarting from a new random state.
+
 - AnnealingSolver ("annealing"): geometric cooling with settings derived from the puzzle, restarts
-  on stagnation, optional reheating, adaptive cooling and candidate restriction.
+  (or reheating) on stagnation, adaptive cooling and candidate restriction.
 - SudokuAnnealer and SimannealSolver ("simanneal"): the same moves, run by the simanneal library.
 - NaiveAnnealer ("naive-annealing"): recounts the whole grid after every move, as the source course
   did; it is kept only to measure the speed-up of the incremental delta.
@@ -19,7 +26,8 @@ import math
 import random
 import signal
 from collections.abc import Iterator
-from functools import cache
+from dataclasses import dataclass
+from itertools import combinations
 
 import numpy as np
 from simanneal import Annealer
@@ -35,9 +43,15 @@ T0_SAMPLES = 200
 """Random moves whose deltas give the default initial temperature (their standard deviation)."""
 MIN_T0 = 0.5
 """Lowest default initial temperature, for states where the sampled deltas barely vary."""
+RESTRICTED_ROTATION_SHARE = 0.5
+"""Share of the moves of a chain that are rotations, by default, with candidate restriction."""
+RESTRICTED_REHEAT = 0.5
+"""Default reheat factor with candidate restriction (without it, the default is to restart)."""
 
 Move = tuple[int, int, int]
 """A swap: flat cells i and j, and the digits both may hold (bit d set: digit d allowed in both cells)."""
+Rotation = tuple[int, int, int]
+"""A rotation of three free cells i, j, k of one unit: i takes the digit of j, j that of k, k that of i."""
 
 
 # ------------------------------------------------------------------ the inner loop
@@ -58,6 +72,34 @@ def anneal_chain(table: ConflictTable, moves: list[Move], uniforms: list[float],
             accepted += 1
             if table.cost == 0:
                 break
+    return tried, accepted
+
+
+def rotation_chain(
+    table: ConflictTable, rotations: list[Rotation], candidates: list[int], uniforms: list[float], temperature: float
+) -> tuple[int, int]:
+    """anneal_chain for rotations of three cells; `candidates` holds one mask per flat cell (bit d: digit d allowed).
+
+    A rotation is made of two swaps, (i j) then (j k): its delta is the sum of theirs, and a rejected
+    rotation is undone by the same swaps in reverse order.
+    """
+    cells = table.cells
+    tried = accepted = 0
+    for (i, j, k), u in zip(rotations, uniforms, strict=True):
+        if not (candidates[i] >> cells[j]) & (candidates[j] >> cells[k]) & (candidates[k] >> cells[i]) & 1:
+            continue  # the rotation would put a digit outside its cell's candidates
+        tried += 1
+        delta = table.delta_swap_cells(i, j)
+        table.swap_cells(i, j)
+        delta += table.delta_swap_cells(j, k)
+        table.swap_cells(j, k)
+        if delta <= 0 or u < math.exp(-delta / temperature):
+            accepted += 1
+            if table.cost == 0:
+                break
+        else:
+            table.swap_cells(j, k)
+            table.swap_cells(i, j)
     return tried, accepted
 
 
@@ -85,6 +127,20 @@ def swap_moves(space: PermutationSpace, candidates: list[int] | None = None) -> 
                 if allowed.bit_count() >= 2:
                     moves.append((i, j, allowed))
     return moves
+
+
+def rotation_moves(space: PermutationSpace, candidates: list[int] | None = None) -> list[Rotation]:
+    """Every rotation of three free cells of one unit of `space`, in both directions.
+
+    With candidates, rotations that can never keep the three cells within their candidates (two of the
+    cells share no candidate, so one cannot take the other's digit) are left out.
+    """
+    rotations = []
+    for segment in space.segments:
+        for i, j, k in combinations(space.free_cells[segment].tolist(), 3):
+            if candidates is None or all(candidates[a] & candidates[b] for a, b in ((i, j), (j, k), (k, i))):
+                rotations += [(i, j, k), (i, k, j)]
+    return rotations
 
 
 def random_state(space: PermutationSpace, candidates: list[int] | None, rng: np.random.Generator) -> SudokuGrid:
@@ -150,7 +206,7 @@ def adapted_alpha(alpha: float, acceptance: float, low: float = 0.05, high: floa
 
 # ------------------------------------------------------------------ numba engine
 class ArrayTable:
-    """The counts of a ConflictTable as numpy arrays, for the compiled chain (engine="numba").
+    """The counts of a ConflictTable as numpy arrays, for the compiled chains (engine="numba", annealing_kernels).
 
     counts[u, d]: how many cells of unit u hold digit d, units numbered rows (0..n-1), columns
     (n..2n-1), then boxes (2n..3n-1); units[cell]: the three units of a flat cell.
@@ -167,51 +223,23 @@ class ArrayTable:
         self.cost = int((self.counts[:, 1:] == 0).sum())
 
 
-def array_chain(cells, units, counts, moves, picks, uniforms, temperature, cost):
-    """anneal_chain on arrays, with ConflictTable's delta written out; compiled by numba for engine="numba".
-
-    moves: one row (i, j, allowed) per swap; picks: the rows to try. Returns (tried, accepted, cost).
-    """
-    tried = accepted = 0
-    for step in range(picks.size):
-        i, j, allowed = moves[picks[step], 0], moves[picks[step], 1], moves[picks[step], 2]
-        a, b = cells[i], cells[j]
-        if not (allowed >> a) & (allowed >> b) & 1:
-            continue
-        tried += 1
-        delta = 0
-        for k in range(3):
-            unit_i, unit_j = units[i, k], units[j, k]
-            if unit_i != unit_j:
-                delta += (counts[unit_i, a] == 1) - (counts[unit_i, b] == 0)
-                delta += (counts[unit_j, b] == 1) - (counts[unit_j, a] == 0)
-        if delta <= 0 or uniforms[step] < math.exp(-delta / temperature):
-            for k in range(3):
-                unit_i, unit_j = units[i, k], units[j, k]
-                if unit_i != unit_j:
-                    counts[unit_i, a] -= 1
-                    counts[unit_i, b] += 1
-                    counts[unit_j, b] -= 1
-                    counts[unit_j, a] += 1
-            cells[i], cells[j] = b, a
-            cost += delta
-            accepted += 1
-            if cost == 0:
-                break
-    return tried, accepted, cost
-
-
-@cache
-def compiled_chain():
-    """array_chain compiled by numba (imported only when the numba engine is used)."""
-    try:
-        import numba
-    except ImportError as error:
-        raise ImportError('engine="numba" needs the numba package: pip install numba') from error
-    return numba.njit(cache=True, nogil=True)(array_chain)
-
-
 # ------------------------------------------------------------------ solvers
+@dataclass(frozen=True)
+class Neighbourhood:
+    """The moves of one search: swaps, rotations (maybe none), the candidates they respect, and the share
+    of each chain given to rotations."""
+
+    swaps: list[Move]
+    rotations: list[Rotation]
+    candidates: list[int]
+    rotation_share: float
+
+    def split(self, size: int) -> tuple[int, int]:
+        """How many of a chain's `size` moves are swaps and how many are rotations."""
+        rotations = round(size * self.rotation_share) if self.rotations else 0
+        return size - rotations, rotations
+
+
 class AnnealingSolver(Solver):
     """The course's annealer: row swaps, incremental deltas, Metropolis rule, geometric cooling.
 
@@ -221,16 +249,22 @@ class AnnealingSolver(Solver):
     - alpha: cooling factor after each chain; t_min: below this temperature, a restart begins.
     - chain_length: moves per temperature; default chain_factor x the number of cells the moves touch.
     - patience: chains without a new best cost in the current restart before it is called stagnant.
-    - reheat: on stagnation, set T back to reheat x t0 instead of restarting (None: restart).
+    - reheat: on stagnation, set T back to reheat x t0 and go on from the current state instead of
+      restarting from a new random state (None: restart). "auto": 0.5 with restrict, None without.
     - adaptive: adapt alpha after each chain from the acceptance rate (see adapted_alpha).
     - restrict: fix what naked and hidden singles fix, and keep every cell within its candidates.
-    - max_restarts: give up after this many restarts (None: only the budget stops the run).
-    - engine: "python" (anneal_chain, the loop shown in the lesson) or "numba" (array_chain compiled).
+    - rotation_share: share of each chain's moves that rotate three cells of a unit (rotation_chain);
+      default 0.5 with restrict (swaps alone do not connect the restricted states), 0 without.
+    - max_restarts: without a budget, give up after this many restarts (None: never). A run given a budget
+      of evaluations or seconds ignores it and uses its whole budget.
+    - engine: "python" (anneal_chain, the loop shown in the lesson) or "numba" (the same loops compiled,
+      see annealing_kernels).
     - trace: record one dict per chain in the result's `trace`: restart, temperature, acceptance (share of
       the moves tried that were accepted), energy (cost at the end of the chain), best (the run's best cost).
 
-    One iteration is one chain (one temperature). Stats: accepted (moves), reheats, free_cells, and the
-    schedule actually used: t0, alpha, t_min, chain_length (the derived values when left to None).
+    One iteration is one chain (one temperature). The result is the best state seen at the end of a
+    chain. Stats: accepted (moves), reheats, free_cells, and the schedule actually used: t0, alpha,
+    t_min, chain_length, rotation_share (the derived values when left to None).
     """
 
     name = "annealing"
@@ -245,9 +279,10 @@ class AnnealingSolver(Solver):
         chain_length: int | None = None,
         chain_factor: int = 10,
         patience: int = 50,
-        reheat: float | None = None,
+        reheat: float | str | None = "auto",
         adaptive: bool = False,
         restrict: bool = False,
+        rotation_share: float | None = None,
         max_restarts: int | None = 1000,
         engine: str = "python",
         trace: bool = False,
@@ -259,8 +294,10 @@ class AnnealingSolver(Solver):
             raise ValueError(f"alpha must be between 0 and 1 (excluded), got {alpha!r}")
         if not t_min > 0 or (t0 is not None and not t0 > t_min):
             raise ValueError(f"need t0 > t_min > 0, got t0={t0!r}, t_min={t_min!r}")
-        if reheat is not None and not 0 < reheat <= 1:
-            raise ValueError(f"reheat must be in (0, 1], got {reheat!r}")
+        if reheat not in ("auto", None) and not (isinstance(reheat, (int, float)) and 0 < reheat <= 1):
+            raise ValueError(f'reheat must be in (0, 1], None or "auto", got {reheat!r}')
+        if rotation_share is not None and not 0 <= rotation_share <= 1:
+            raise ValueError(f"rotation_share must be in [0, 1], got {rotation_share!r}")
         for label, value in (("chain_length", chain_length), ("chain_factor", chain_factor), ("patience", patience)):
             if value is not None and value < 1:
                 raise ValueError(f"{label} must be at least 1, got {value!r}")
@@ -274,6 +311,7 @@ class AnnealingSolver(Solver):
         self.reheat = reheat
         self.adaptive = adaptive
         self.restrict = restrict
+        self.rotation_share = rotation_share
         self.max_restarts = max_restarts
         self.engine = engine
         self.trace = trace
@@ -281,21 +319,38 @@ class AnnealingSolver(Solver):
     def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
         candidates = propagated_candidates(puzzle) if self.restrict else None
         space = space_class(self.space)(puzzle if candidates is None else fixed_by_candidates(puzzle, candidates))
-        moves = swap_moves(space, candidates)
-        length = self.chain_length or self.chain_factor * len({cell for i, j, _ in moves for cell in (i, j)})
+        moves = self._neighbourhood(space, candidates)
+        touched = {cell for i, j, _ in moves.swaps for cell in (i, j)} | {cell for r in moves.rotations for cell in r}
+        length = self.chain_length or self.chain_factor * len(touched)
         run.stats.update(free_cells=space.dimension, accepted=0, reheats=0)
         grid = random_state(space, candidates, rng)
-        t0 = self.t0 or self._initial_temperature(grid, moves, rng, run)
-        run.stats.update(t0=t0, alpha=self.alpha, t_min=self.t_min, chain_length=length)
+        t0 = self.t0 or self._initial_temperature(grid, moves.swaps, rng, run)
+        run.stats.update(
+            t0=t0, alpha=self.alpha, t_min=self.t_min, chain_length=length, rotation_share=moves.rotation_share
+        )
         best_cells, best_cost = None, math.inf
         while True:
             cells, cost, finished = self._anneal(grid, moves, t0, length, rng, run)
             if cost < best_cost:
                 best_cells, best_cost = cells, cost
-            if finished or run.restarts == self.max_restarts:
+            if finished or (run.restarts == self.max_restarts and not run.budget.limited):
                 return puzzle.with_cells(np.reshape(best_cells, puzzle.cells.shape))
             run.restarts += 1
             grid = random_state(space, candidates, rng)
+
+    def _neighbourhood(self, space: PermutationSpace, candidates: list[int] | None) -> Neighbourhood:
+        """The swaps and rotations of the search, with the share of rotations actually used."""
+        share = self.rotation_share
+        if share is None:
+            share = RESTRICTED_ROTATION_SHARE if self.restrict else 0.0
+        masks = candidates or [(1 << (space.puzzle.size + 1)) - 2] * space.puzzle.cells.size  # every digit
+        rotations = rotation_moves(space, candidates) if share > 0 else []
+        return Neighbourhood(swap_moves(space, candidates), rotations, masks, share)
+
+    def _reheat_factor(self) -> float | None:
+        if self.reheat == "auto":
+            return RESTRICTED_REHEAT if self.restrict else None
+        return self.reheat
 
     def _initial_temperature(self, grid: SudokuGrid, moves: list[Move], rng: np.random.Generator, run: Run) -> float:
         """The spread of the deltas of random moves from `grid` (at least MIN_T0)."""
@@ -307,22 +362,29 @@ class AnnealingSolver(Solver):
         return max(MIN_T0, delta_spread(ConflictTable(grid), moves, rng, samples))
 
     def _anneal(
-        self, grid: SudokuGrid, moves: list[Move], t0: float, length: int, rng: np.random.Generator, run: Run
+        self, grid: SudokuGrid, moves: Neighbourhood, t0: float, length: int, rng: np.random.Generator, run: Run
     ) -> tuple[list[int], int, bool]:
-        """One restart from `grid`: cool from t0 until stagnation or t_min. Returns (cells, cost, stop the run)."""
+        """One restart from `grid`: cool from t0 until stagnation or t_min, or reheat on stagnation.
+
+        Returns (the restart's best cells, their cost, whether the run must stop).
+        """
         chain = _PythonChain(grid, moves) if self.engine == "python" else _CompiledChain(grid, moves)
         run.count()
-        if not moves:  # no unit has two free cells to swap: this state is the only one, restarts are useless
+        best_cells, best = chain.cells(), chain.cost
+        if not moves.swaps and not moves.rotations:  # no move is possible: this state is the only one
             run.record(chain.cost)
-            return chain.cells(), chain.cost, True
-        temperature, alpha, best, stale = t0, self.alpha, chain.cost, 0
+            return best_cells, best, True
+        temperature, alpha, stale, reheat = t0, self.alpha, 0, self._reheat_factor()
         while True:
             remaining = run.remaining()
             size = length if remaining is None else min(length, remaining)
-            tried, accepted = chain.run(rng.integers(len(moves), size=size), rng.random(size), temperature)
+            tried, accepted = chain.run(*moves.split(size), temperature, rng)
             run.count(tried)
             run.stats["accepted"] += accepted
-            best, stale = (chain.cost, 0) if chain.cost < best else (best, stale + 1)
+            if chain.cost < best:
+                best_cells, best, stale = chain.cells(), chain.cost, 0
+            else:
+                stale += 1
             run_best = min(best, run.history[-1]) if run.history else best  # the history holds the run's best
             if self.trace:
                 acceptance = accepted / tried if tried else 0.0
@@ -336,21 +398,21 @@ class AnnealingSolver(Solver):
                     }
                 )
             if run.record(run_best):
-                return chain.cells(), chain.cost, True
+                return best_cells, best, True
             if self.adaptive:
                 alpha = adapted_alpha(alpha, accepted / max(tried, 1))
             temperature *= alpha
-            if stale >= self.patience and self.reheat is not None:
-                temperature, stale = self.reheat * t0, 0
+            if stale >= self.patience and reheat is not None:
+                temperature, stale = reheat * t0, 0
                 run.stats["reheats"] += 1
             elif stale >= self.patience or temperature < self.t_min:
-                return chain.cells(), chain.cost, False
+                return best_cells, best, False
 
 
 class _PythonChain:
-    """Chains run by anneal_chain on a ConflictTable."""
+    """Chains run by anneal_chain and rotation_chain on a ConflictTable."""
 
-    def __init__(self, grid: SudokuGrid, moves: list[Move]) -> None:
+    def __init__(self, grid: SudokuGrid, moves: Neighbourhood) -> None:
         self.table = ConflictTable(grid)
         self.moves = moves
 
@@ -361,28 +423,49 @@ class _PythonChain:
     def cells(self) -> list[int]:
         return list(self.table.cells)
 
-    def run(self, picks: np.ndarray, uniforms: np.ndarray, temperature: float) -> tuple[int, int]:
+    def run(self, swaps: int, rotations: int, temperature: float, rng: np.random.Generator) -> tuple[int, int]:
+        """`swaps` random swaps, then `rotations` random rotations, at one temperature: (tried, accepted)."""
         moves = self.moves
-        return anneal_chain(self.table, [moves[k] for k in picks.tolist()], uniforms.tolist(), temperature)
+        picks, uniforms = rng.integers(len(moves.swaps), size=swaps).tolist(), rng.random(swaps).tolist()
+        tried, accepted = anneal_chain(self.table, [moves.swaps[k] for k in picks], uniforms, temperature)
+        if rotations and self.table.cost:
+            picks, uniforms = rng.integers(len(moves.rotations), size=rotations), rng.random(rotations).tolist()
+            chosen = [moves.rotations[k] for k in picks.tolist()]
+            more_tried, more_accepted = rotation_chain(self.table, chosen, moves.candidates, uniforms, temperature)
+            tried, accepted = tried + more_tried, accepted + more_accepted
+        return tried, accepted
 
 
 class _CompiledChain:
-    """Chains run by the numba-compiled array_chain on an ArrayTable (same draws, same moves)."""
+    """Chains run by the numba-compiled loops of annealing_kernels on an ArrayTable (same draws, same moves)."""
 
-    def __init__(self, grid: SudokuGrid, moves: list[Move]) -> None:
+    def __init__(self, grid: SudokuGrid, moves: Neighbourhood) -> None:
+        try:
+            from . import annealing_kernels
+        except ImportError as error:
+            raise ImportError('engine="numba" needs the numba package: pip install numba') from error
+        self.kernels = annealing_kernels
         self.table = ArrayTable(grid)
-        self.moves = np.array(moves, dtype=np.int64)
+        self.swaps = np.array(moves.swaps, dtype=np.int64).reshape(-1, 3)
+        self.rotations = np.array(moves.rotations, dtype=np.int64).reshape(-1, 3)
+        self.candidates = np.array(moves.candidates, dtype=np.int64)
         self.cost = self.table.cost
-        self._chain = compiled_chain()
 
     def cells(self) -> list[int]:
         return self.table.cells.tolist()
 
-    def run(self, picks: np.ndarray, uniforms: np.ndarray, temperature: float) -> tuple[int, int]:
+    def run(self, swaps: int, rotations: int, temperature: float, rng: np.random.Generator) -> tuple[int, int]:
         t = self.table
-        tried, accepted, self.cost = self._chain(
-            t.cells, t.units, t.counts, self.moves, picks, uniforms, temperature, self.cost
+        picks, uniforms = rng.integers(len(self.swaps), size=swaps), rng.random(swaps)
+        tried, accepted, self.cost = self.kernels.swap_chain(
+            t.cells, t.units, t.counts, self.swaps, picks, uniforms, temperature, self.cost
         )
+        if rotations and self.cost:
+            picks, uniforms = rng.integers(len(self.rotations), size=rotations), rng.random(rotations)
+            more_tried, more_accepted, self.cost = self.kernels.rotation_chain(
+                t.cells, t.units, t.counts, self.candidates, self.rotations, picks, uniforms, temperature, self.cost
+            )
+            tried, accepted = tried + more_tried, accepted + more_accepted
         return tried, accepted
 
 

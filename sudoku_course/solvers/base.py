@@ -28,6 +28,12 @@ class Budget:
     evaluations: int | None = None
     seconds: float | None = None
 
+    @property
+    def limited(self) -> bool:
+        """True if evaluations or seconds bound the run. A solver's own caps (max_restarts, max_evaluations,
+        max_iterations...) only stop runs that are not limited: a limited run uses its whole budget."""
+        return self.evaluations is not None or self.seconds is not None
+
     @classmethod
     def coerce(cls, budget: Budget | int | None) -> Budget:
         """Accept a Budget, a number of evaluations, or None (no limit)."""

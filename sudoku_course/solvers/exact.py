@@ -88,22 +88,23 @@ class _Search:
         """Place every digit that has one possible cell in a unit; return the cells placed, None on a contradiction."""
         placed, full = [], self.full
         for unit in self.units:
-            once = twice = 0
+            once = twice = settled = 0
             for cell in unit:
                 mask = candidates[cell]
                 twice |= once & mask
                 once |= mask
+                if not mask & (mask - 1):
+                    settled |= mask  # a digit already placed in this unit
             if once != full:
                 return None  # some digit has no place left in this unit
-            only_once = once & ~twice
-            if not only_once:
-                continue
+            hidden = once & ~twice & ~settled  # digits with one possible cell, not yet placed there
+            if not hidden:
+                continue  # most units, once most digits are placed: the second pass is skipped
             for cell in unit:
-                mask = candidates[cell]
-                forced = mask & only_once
-                if forced & (forced - 1):
-                    return None  # one cell is the only place for two digits
-                if forced and forced != mask:
+                forced = candidates[cell] & hidden
+                if forced:
+                    if forced & (forced - 1):
+                        return None  # one cell is the only place for two digits
                     candidates[cell] = forced
                     placed.append(cell)
         return placed
