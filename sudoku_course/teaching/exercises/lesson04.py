@@ -4,10 +4,11 @@ The three statistics exercises rebuild what the lesson's verdict rests on: the m
 interaction of a 2 x 2 table of cell means (`effects_2x2`), the bootstrap distribution of the gap between two
 cells of the design (`bootstrap_gap`) and its percentile interval (`percentile_interval`). Their cases judge
 properties of the student's output: the definitions (effects swap when the table is transposed, an additive
-table has no interaction), the resampling (every resampled gap is a difference of means of as many draws as
-each cell has seeds, centred on the observed gap, with the spread of draws with replacement), the percentile
-method (the share of samples left on each side), and reproducibility with the generator received. The
-statistical tests use tolerances far wider than the sampling noise of a right answer.
+table has no interaction; a wrong effect is named with the definition it breaks), the resampling (every
+resampled gap is a difference of means of as many draws as each cell has seeds, centred on the observed gap,
+with the spread of draws with replacement), the percentile method (the share of samples left on each side),
+and reproducibility with the generator received. The statistical tests use tolerances far wider than the
+sampling noise of a right answer.
 
 The other exercises extend the design: another grid (`cross_study`), a third algorithm (`annealing_design`,
 `grid_change_rate`) and the effective diversity of a population (`count_distinct_grids`).
@@ -65,7 +66,8 @@ def effects_2x2(means: pd.DataFrame) -> tuple[float, float, float]:
     """Reference: (row effect, column effect, interaction) of a 2 x 2 table of cell means, levels in table order.
 
     row effect: second row minus first, averaged over the columns; column effect: second column minus first,
-    averaged over the rows; interaction: the row effect in the second column minus the one in the first.
+    averaged over the rows; interaction: the row effect in the second column minus the one in the first, not
+    halved (the course's convention, as in `crossstudy.Effects`; Montgomery halves it to the main effects' scale).
     """
     cells = np.asarray(means, dtype=float)
     by_row = cells[1] - cells[0]
