@@ -71,9 +71,11 @@ def _inputs(case, count: int) -> list:
 
 
 def _spellings(number: float) -> set[str]:
-    """How a verdict could write a hidden number: repr, %g, rounded, with a point or a French comma."""
+    """How a verdict could write a hidden number: repr, %g, rounded, with a point or a French comma, with a
+    hyphen or a true minus sign (« −2,5 », as french_number writes it)."""
     texts = {repr(number), f"{number:g}", f"{number:.6g}", str(round(number, 6))}
-    return texts | {text.replace(".", ",") for text in texts}
+    texts |= {text.replace(".", ",") for text in texts}
+    return texts | {text.replace("-", "\u2212") for text in texts}
 
 
 def leaked(report: CheckReport, name: str, seed: int | None) -> list[str]:
@@ -98,7 +100,7 @@ def leaked(report: CheckReport, name: str, seed: int | None) -> list[str]:
                 continue
             if not math.isfinite(leaf) or any(math.isclose(leaf, given) for given in inputs):
                 continue
-            spellings = {str(int(leaf))} if integral else _spellings(leaf)
+            spellings = {str(int(leaf)), str(int(leaf)).replace("-", "\u2212")} if integral else _spellings(leaf)
             found += [f"{case.label}: {text}" for text in spellings if text in result.detail]
     return found
 

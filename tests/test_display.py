@@ -17,6 +17,7 @@ from sudoku_course.crossstudy import OUTCOMES, bootstrap_effects, cross_table, e
 from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
 from sudoku_course.puzzles import DIFFICULTIES, parse_puzzles, reference
 from sudoku_course.teaching.display import (
+    MINUS,
     NARROW_SPACE,
     explain_effects,
     explain_verdict,
@@ -58,7 +59,7 @@ def runs_from(costs) -> pd.DataFrame:
         (39.0, None, "39"),
         (8000, None, f"8{NARROW_SPACE}000"),
         (1234567.25, None, f"1{NARROW_SPACE}234{NARROW_SPACE}567,25"),
-        (-2, None, "-2"),
+        (-2, None, f"{MINUS}2"),
         (-0.0001, 1, "0,0"),
         (2 / 3, 2, "0,67"),
         (3, 1, "3,0"),
@@ -85,7 +86,7 @@ def test_french_ticks_write_decimal_commas():
 def test_french_percent_and_interval():
     assert french_percent(0.718) == f"71,8{NARROW_SPACE}%"
     assert french_percent(0.95, 0) == f"95{NARROW_SPACE}%"
-    assert french_interval((-27.06, -23.0)) == "[-27,1 ; -23,0]"
+    assert french_interval((-27.06, -23.0)) == f"[{MINUS}27,1 ; {MINUS}23,0]"
 
 
 def test_french_scientific_writes_a_comma_and_a_superscript_exponent():
@@ -93,7 +94,7 @@ def test_french_scientific_writes_a_comma_and_a_superscript_exponent():
     assert french_scientific(9.0**36) == f"2,3{times}10³⁴"
     assert french_scientific(2.6418e12, 3) == f"2,64{times}10¹²"
     assert french_scientific(0.00012) == f"1,2{times}10⁻⁴"
-    assert french_scientific(-3.4e-4) == f"-3,4{times}10⁻⁴"
+    assert french_scientific(-3.4e-4) == f"{MINUS}3,4{times}10⁻⁴"
     assert french_scientific(2.5e12, 1) == f"2{times}10¹²"
 
 
@@ -101,7 +102,9 @@ def test_french_scientific_writes_a_comma_and_a_superscript_exponent():
 def test_french_numbers_read_back_to_the_value(number):
     text = french_number(number, 3)
     assert "." not in text
-    assert float(text.replace(NARROW_SPACE, "").replace(",", ".")) == pytest.approx(number, abs=6e-4)
+    assert "-" not in text
+    written = text.replace(NARROW_SPACE, "").replace(",", ".").replace(MINUS, "-")
+    assert float(written) == pytest.approx(number, abs=6e-4)
 
 
 # ------------------------------------------------------------------ labels
@@ -169,6 +172,12 @@ def test_the_source_rule_explained_in_french():
         "écart de représentation (GA, 10,5) : même ordre de grandeur (au plus 10 fois)"
     )
     assert french_outcome(result.outcome) == "effets comparables"
+
+
+def test_the_source_verdict_with_fixed_decimals():
+    text = explain_verdict(verdict(cross_table(runs_from(SOURCE_COSTS))), decimals=1)
+    assert "PSO : R1 45,0 → R2 6,0, écart 39,0 ; les étendues [39, 50] et [2, 13] sont séparées" in text
+    assert "(R1, 34,5) vaut 3,3 fois le plus petit écart de représentation (GA, 10,5)" in text
 
 
 def test_an_inconclusive_source_verdict_names_its_column():

@@ -14,6 +14,7 @@ from sudoku_course.crossstudy import (
     run_design,
     verdict,
 )
+from sudoku_course.teaching.display import NARROW_SPACE
 from sudoku_course.teaching.exercises import lesson04, lesson_exercises
 
 REFERENCES = {
@@ -80,11 +81,48 @@ def sorted_first(means):
     return lesson04.effects_2x2(means.sort_index().sort_index(axis=1))
 
 
-@pytest.mark.parametrize(
-    "wrong", [interaction_halved, first_column_only, first_minus_second, labels_hard_coded, sorted_first]
-)
-def test_wrong_effects_fail(wrong, fails_without_leak):
-    fails_without_leak("effects_2x2", wrong)
+def interaction_reversed(means):
+    rows, columns, interaction = lesson04.effects_2x2(means)
+    return rows, columns, -interaction
+
+
+def sums_not_means(means):
+    cells = means.to_numpy()
+    by_row, by_column = cells[1] - cells[0], cells[:, 1] - cells[:, 0]
+    return by_row.sum(), by_column.sum(), by_row[1] - by_row[0]
+
+
+def rows_and_columns_swapped(means):
+    rows, columns, interaction = lesson04.effects_2x2(means)
+    return columns, rows, interaction
+
+
+WRONG_EFFECTS = {  # wrong answer -> what its first verdict must say
+    interaction_halved: "ne divise pas par 2",
+    interaction_reversed: "l'interaction (3e nombre) a le mauvais signe",
+    first_minus_second: "mauvais signe",
+    sums_not_means: "la somme des deux écarts, pas leur moyenne",
+    rows_and_columns_swapped: "échangés",
+    first_column_only: "ne suit pas sa définition",
+    labels_hard_coded: "",
+    sorted_first: "",
+}
+
+
+@pytest.mark.parametrize("wrong", WRONG_EFFECTS)
+def test_wrong_effects_fail_and_name_the_broken_definition(wrong, fails_without_leak):
+    report = fails_without_leak("effects_2x2", wrong)
+    first = next(result.detail for result in report.details if result.detail)
+    assert WRONG_EFFECTS[wrong] in first
+
+
+def test_effects_read_by_position_and_returned_as_an_array_pass(passes):
+    def by_position(means):
+        gaps = means.iloc[1] - means.iloc[0]
+        algorithm_gaps = means.iloc[:, 1] - means.iloc[:, 0]
+        return np.array([gaps.mean(), algorithm_gaps.mean(), gaps.iloc[1] - gaps.iloc[0]])
+
+    passes("effects_2x2", by_position)
 
 
 def test_a_modified_table_is_reported(fails_without_leak):
@@ -255,9 +293,22 @@ def runs_not_table(puzzle, seeds=SEEDS, population=40, generations=200):
     return runs, effects_verdict(bootstrap_effects(runs))
 
 
-@pytest.mark.parametrize("wrong", [source_rule, protocol_seeds_always, refuses_nothing, runs_not_table])
+def effects_not_verdict(puzzle, seeds=SEEDS, population=40, generations=200):
+    design = CrossDesign({"grille": puzzle}, seeds=tuple(seeds), population=population, generations=generations)
+    runs = run_design(design, progress=False)
+    return cross_table(runs), bootstrap_effects(runs)
+
+
+@pytest.mark.parametrize(
+    "wrong", [source_rule, protocol_seeds_always, refuses_nothing, runs_not_table, effects_not_verdict]
+)
 def test_wrong_cross_studies_fail(wrong, fails_without_leak):
     fails_without_leak("cross_study", wrong)
+
+
+def test_effects_without_the_rule_are_sent_to_effects_verdict(fails_without_leak):
+    report = fails_without_leak("cross_study", effects_not_verdict)
+    assert "effects_verdict" in report.details[0].detail
 
 
 # ------------------------------------------------------------ annealing_design
@@ -280,6 +331,18 @@ def three_representations(puzzle, seeds=SEEDS):
 @pytest.mark.parametrize("wrong", [without_annealing, half_the_budget, protocol_seeds, three_representations])
 def test_wrong_annealing_designs_fail(wrong, fails_without_leak):
     fails_without_leak("annealing_design", wrong)
+
+
+def test_the_protocol_budget_is_written_the_french_way(fails_without_leak):
+    report = fails_without_leak("annealing_design", half_the_budget)
+    assert f"8{NARROW_SPACE}000 évaluations" in report.details[0].detail
+
+
+def test_annealing_designs_in_another_order_pass(passes):
+    def other_order(puzzle, seeds=SEEDS):
+        return CrossDesign({"témoin": puzzle}, ["R2", "R1"], ["SA", "PSO", "GA"], list(seeds), 40, 200)
+
+    passes("annealing_design", other_order)
 
 
 # ------------------------------------------------------------ grid_change_rate
@@ -308,9 +371,31 @@ def share_unchanged(space, seed, samples=1000):
     return 1 - lesson04.grid_change_rate(space, seed, samples)
 
 
-@pytest.mark.parametrize("wrong", [vectors_compared, in_percent, unseeded, one_sample_too_few, share_unchanged])
+def one_chain_of_moves(space, seed, samples=1000):
+    rng = np.random.default_rng(seed)
+    current, changed = space.random(rng), 0
+    for _ in range(samples):
+        moved = space.neighbour(current, rng)
+        changed += space.decode(moved) != space.decode(current)
+        current = moved
+    return changed / samples
+
+
+@pytest.mark.parametrize(
+    "wrong", [vectors_compared, in_percent, unseeded, one_sample_too_few, share_unchanged, one_chain_of_moves]
+)
 def test_wrong_change_rates_fail(wrong, fails_without_leak):
     fails_without_leak("grid_change_rate", wrong)
+
+
+def test_a_change_rate_with_the_starts_drawn_first_passes(passes):
+    def starts_first(space, seed, samples=1000):
+        rng = np.random.default_rng(seed)
+        starts = [space.random(rng) for _ in range(samples)]
+        changed = [space.decode(space.neighbour(start, rng)) != space.decode(start) for start in starts]
+        return float(np.mean(changed))
+
+    passes("grid_change_rate", starts_first)
 
 
 # ------------------------------------------------------------ count_distinct_grids

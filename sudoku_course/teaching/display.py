@@ -24,10 +24,12 @@ from .labels import BANK_LABELS, BOOLEAN_LABELS, COLUMN_LABELS, OUTCOME_LABELS, 
 # ------------------------------------------------------------------ numbers
 NARROW_SPACE = "\u202f"
 """Thousands separator and space before « % » in every French number of the course: « 8 000 », « 71,8 % »."""
+MINUS = "\u2212"
+"""The minus sign of a French number: « −25,1 » (a true minus, not a hyphen)."""
 
 
 def french_number(number: float, decimals: int | None = None) -> str:
-    """A number written the French way: « 43,5 », « 8 000 » (narrow no-break space), « -2 ».
+    """A number written the French way: « 43,5 », « 8 000 » (narrow no-break space), « −2 » (minus sign).
 
     decimals=None keeps the digits the number needs (up to 6 decimals, trailing zeros dropped);
     an integer gives `decimals` fixed digits. NaN gives « — ».
@@ -39,7 +41,7 @@ def french_number(number: float, decimals: int | None = None) -> str:
     text = f"{number:,.{digits}f}"
     if decimals is None and "." in text:
         text = text.rstrip("0").rstrip(".")
-    return text.replace(",", NARROW_SPACE).replace(".", ",")
+    return text.replace(",", NARROW_SPACE).replace(".", ",").replace("-", MINUS)
 
 
 def french_percent(share: float, decimals: int = 1) -> str:
@@ -63,7 +65,7 @@ def french_scientific(number: float, digits: int = 2) -> str:
     large for french_number: 2.6e34 -> « 2,6 × 10³⁴ », 1.18e-07 with 3 digits -> « 1,18 × 10⁻⁷ »."""
     mantissa, exponent = f"{number:.{digits - 1}e}".split("e")
     power = str(int(exponent)).translate(SUPERSCRIPTS)
-    return f"{mantissa.replace('.', ',')}{NARROW_SPACE}×{NARROW_SPACE}10{power}"
+    return f"{mantissa.replace('.', ',').replace('-', MINUS)}{NARROW_SPACE}×{NARROW_SPACE}10{power}"
 
 
 # ------------------------------------------------------------------ labels and tables
@@ -127,51 +129,53 @@ def french_outcome(outcome: str) -> str:
     return OUTCOME_LABELS[outcome]
 
 
-def describe_gap(gap: Gap) -> str:
-    """One French line of the source's rule: the two medians, the gap, the ranges."""
+def describe_gap(gap: Gap, decimals: int | None = None) -> str:
+    """One French line of the source's rule: the two medians, the gap (`decimals` digits), the ranges."""
     ranges = "se recouvrent" if gap.overlap else "sont séparées"
+    worst, best = french_number(gap.worst_median, decimals), french_number(gap.best_median, decimals)
     return (
-        f"{gap.within} : {gap.worst} {french_number(gap.worst_median)} → {gap.best} {french_number(gap.best_median)}, "
-        f"écart {french_number(gap.size)} ; les étendues {list(gap.worst_range)} et {list(gap.best_range)} {ranges}"
+        f"{gap.within} : {gap.worst} {worst} → {gap.best} {best}, écart {french_number(gap.size, decimals)} ; "
+        f"les étendues {list(gap.worst_range)} et {list(gap.best_range)} {ranges}"
     )
 
 
-def verdict_reason(result: Verdict) -> str:
-    """Why the source's rule gave its outcome, in French."""
+def verdict_reason(result: Verdict, decimals: int | None = None) -> str:
+    """Why the source's rule gave its outcome, in French (gaps with `decimals` digits)."""
     smallest, largest = result.smallest_representation_gap, result.largest_algorithm_gap
     if result.outcome == "inconclusive":
         return f"les étendues des représentations se recouvrent dans la colonne {', '.join(result.overlapping_columns)}"
     if result.outcome == "representation dominates":
         return (
-            f"le plus petit écart de représentation ({smallest.within}, {french_number(smallest.size)}) dépasse "
-            f"le plus grand écart d'algorithme ({largest.within}, {french_number(largest.size)})"
+            f"le plus petit écart de représentation ({smallest.within}, {french_number(smallest.size, decimals)}) "
+            f"dépasse le plus grand écart d'algorithme ({largest.within}, {french_number(largest.size, decimals)})"
         )
     comparison = (
-        f"le plus grand écart d'algorithme ({largest.within}, {french_number(largest.size)}) "
+        f"le plus grand écart d'algorithme ({largest.within}, {french_number(largest.size, decimals)}) "
         f"vaut {french_number(round(result.ratio, 1))} fois le plus petit écart de représentation "
-        f"({smallest.within}, {french_number(smallest.size)})"
+        f"({smallest.within}, {french_number(smallest.size, decimals)})"
     )
     if result.outcome == "comparable":
         return f"{comparison} : même ordre de grandeur (au plus {french_number(SAME_ORDER)} fois)"
     return f"{comparison} : plus d'un ordre de grandeur"
 
 
-def explain_verdict(result: Verdict) -> str:
-    """The source's rule applied, in French: the gaps compared, column by column, and the verdict."""
+def explain_verdict(result: Verdict, decimals: int | None = None) -> str:
+    """The source's rule applied, in French: the gaps compared, column by column, and the verdict (medians and
+    gaps with `decimals` digits; None: the digits they need)."""
     lines = ["Écarts de représentation (dans chaque colonne d'algorithme, entre médianes) :"]
-    lines += [f"  {describe_gap(gap)}" for gap in result.representation_gaps.values()]
+    lines += [f"  {describe_gap(gap, decimals)}" for gap in result.representation_gaps.values()]
     lines.append("Écarts d'algorithme (dans chaque ligne de représentation, entre médianes) :")
-    lines += [f"  {describe_gap(gap)}" for gap in result.algorithm_gaps.values()]
+    lines += [f"  {describe_gap(gap, decimals)}" for gap in result.algorithm_gaps.values()]
     columns = ", ".join(f"{algo} {BOOLEAN_LABELS[flag]}" for algo, flag in result.dominated_columns.items())
     lines.append(
         f"Colonne par colonne, l'écart de représentation dépasse-t-il tous les écarts d'algorithme ? {columns}"
     )
-    lines.append(f"Verdict : {french_outcome(result.outcome)} — {verdict_reason(result)}")
+    lines.append(f"Verdict : {french_outcome(result.outcome)} — {verdict_reason(result, decimals)}")
     return "\n".join(lines)
 
 
 def french_interval(interval: tuple[float, float], decimals: int = 1) -> str:
-    """An interval in French: « [-38,2 ; -21,5] » (a semicolon, since the comma is the decimal mark)."""
+    """An interval in French: « [−38,2 ; −21,5] » (a semicolon, since the comma is the decimal mark)."""
     low, high = interval
     return f"[{french_number(low, decimals)} ; {french_number(high, decimals)}]"
 

@@ -4,10 +4,11 @@ The three statistics exercises rebuild what the lesson's verdict rests on: the m
 interaction of a 2 x 2 table of cell means (`effects_2x2`), the bootstrap distribution of the gap between two
 cells of the design (`bootstrap_gap`) and its percentile interval (`percentile_interval`). Their cases judge
 properties of the student's output: the definitions (effects swap when the table is transposed, an additive
-table has no interaction), the resampling (every resampled gap is a difference of means of as many draws as
-each cell has seeds, centred on the observed gap, with the spread of draws with replacement), the percentile
-method (the share of samples left on each side), and reproducibility with the generator received. The
-statistical tests use tolerances far wider than the sampling noise of a right answer.
+table has no interaction; a wrong effect is named with the definition it breaks), the resampling (every
+resampled gap is a difference of means of as many draws as each cell has seeds, centred on the observed gap,
+with the spread of draws with replacement), the percentile method (the share of samples left on each side),
+and reproducibility with the generator received. The statistical tests use tolerances far wider than the
+sampling noise of a right answer.
 
 The other exercises extend the design: another grid (`cross_study`), a third algorithm (`annealing_design`,
 `grid_change_rate`) and the effective diversity of a population (`count_distinct_grids`).
@@ -36,7 +37,7 @@ from ...crossstudy import (
 from ...grid import InvalidPuzzleError, SudokuGrid
 from ...puzzles import load_bank
 from ...spaces import ContinuousSpace, Space
-from ..display import NARROW_SPACE, french_number, french_percent
+from ..display import NARROW_SPACE, french_number, french_percent, french_value
 from . import Case, Exercise, Plain, plain, register
 from .common import TEMOIN, integer, is_number, kind_of, temoin
 
@@ -65,7 +66,8 @@ def effects_2x2(means: pd.DataFrame) -> tuple[float, float, float]:
     """Reference: (row effect, column effect, interaction) of a 2 x 2 table of cell means, levels in table order.
 
     row effect: second row minus first, averaged over the columns; column effect: second column minus first,
-    averaged over the rows; interaction: the row effect in the second column minus the one in the first.
+    averaged over the rows; interaction: the row effect in the second column minus the one in the first, not
+    halved (the course's convention, as in `crossstudy.Effects`; Montgomery halves it to the main effects' scale).
     """
     cells = np.asarray(means, dtype=float)
     by_row = cells[1] - cells[0]
@@ -102,16 +104,61 @@ def _three_numbers(output: Plain) -> str | None:
     )
 
 
-def _effects_judge(check: Callable[[list], str | None] | None = None) -> Callable[[Plain], str | None]:
-    """Judge: tables kept, three numbers per table, then the case's own property (if any)."""
+def _effects_judge(
+    tables: Sequence[pd.DataFrame], check: Callable[[list], str | None] | None = None
+) -> Callable[[Plain], str | None]:
+    """Judge: tables kept, three numbers per table, the case's own property (if any), then which number departs
+    from its definition on the case's tables, and how."""
 
     def judge(result: Plain) -> str | None:
         if not result["kept"]:
             return "le tableau reçu a été modifié : calculez les effets sans toucher à ses cases"
         problem = next((p for p in map(_three_numbers, result["outputs"]) if p), None)
-        return problem or (check(result["outputs"]) if check else None)
+        problem = problem or (check(result["outputs"]) if check else None)
+        diagnoses = (_effects_diagnosis(table, output) for table, output in zip(tables, result["outputs"], strict=True))
+        return problem or next((p for p in diagnoses if p), None)
 
     return judge
+
+
+EFFECT_NAMES = (
+    "l'effet de la représentation (1er nombre)",
+    "l'effet de l'algorithme (2e nombre)",
+    "l'interaction (3e nombre)",
+)
+EFFECT_DEFINITIONS = (
+    "2e ligne moins 1re, en moyenne sur les deux colonnes",
+    "2e colonne moins 1re, en moyenne sur les deux lignes",
+    "(écart des lignes dans la 2e colonne) − (écart des lignes dans la 1re)",
+)
+
+
+def _effects_diagnosis(table: pd.DataFrame, output: list) -> str | None:
+    """What is wrong with the three effects of one table, named by the definition broken (no value shown)."""
+    expected = effects_2x2(table)
+    if all(map(_near, output, expected)):
+        return None
+    rows, columns, _ = output
+    if not _near(expected[0], expected[1]) and _near(rows, expected[1]) and _near(columns, expected[0]):
+        return (
+            "effets de la représentation et de l'algorithme échangés : le 1er nombre compare les lignes "
+            "(représentations), le 2e les colonnes (algorithmes)"
+        )
+    for k, (mine, right) in enumerate(zip(output, expected, strict=True)):
+        if _near(mine, right):
+            continue
+        name, definition = EFFECT_NAMES[k], EFFECT_DEFINITIONS[k]
+        if not _near(right, 0) and _near(mine, -right):
+            return f"{name} a le mauvais signe : c'est {definition}"
+        if k == 2 and not _near(right, 0) and _near(mine, right / 2):
+            return (
+                "l'interaction vaut ici la moitié de la différence des différences : c'est la convention de certains "
+                "manuels (Montgomery), à l'échelle des effets principaux ; ce cours ne divise pas par 2 (énoncé)"
+            )
+        if k < 2 and not _near(right, 0) and _near(mine, 2 * right):
+            return f"{name} est la somme des deux écarts, pas leur moyenne : c'est {definition}"
+        return f"{name} ne suit pas sa définition : c'est {definition}"
+    return None
 
 
 def _agree_effects(output: Plain, reference: Plain) -> bool:
@@ -177,15 +224,34 @@ def effects_cases(seed: int | None) -> list[Case]:
     crossing = int(rng.integers(5, 30))
     pure = _table([[0, crossing], [crossing, 0]])
     compare = {"agree": _agree_effects, "disagree": EFFECTS_DISAGREE}
+    shifted = drawn + 100
     return [
-        Case("le tableau des moyennes du cours d'origine", _effects_of(SOURCE_MEANS), _effects_judge(), **compare),
-        Case("un tableau où les effets s'additionnent", _effects_of(additive), _effects_judge(_no_interaction)),
-        Case("une interaction pure : les écarts se croisent", _effects_of(pure), _effects_judge(_no_main_effect)),
-        Case("d'autres représentations et algorithmes", _effects_of(labelled), _effects_judge(), **compare),
-        Case("l'ordre des lignes compte : R2 avant R1", _effects_of(reversed_rows), _effects_judge(), **compare),
-        Case("le tableau transposé", _effects_of(drawn, drawn.T), _effects_judge(_transposed)),
         Case(
-            "le même tableau, 100 conflits de plus partout", _effects_of(drawn, drawn + 100), _effects_judge(_shifted)
+            "le tableau des moyennes du cours d'origine",
+            _effects_of(SOURCE_MEANS),
+            _effects_judge([SOURCE_MEANS]),
+            **compare,
+        ),
+        Case(
+            "un tableau où les effets s'additionnent",
+            _effects_of(additive),
+            _effects_judge([additive], _no_interaction),
+        ),
+        Case(
+            "une interaction pure : les écarts se croisent", _effects_of(pure), _effects_judge([pure], _no_main_effect)
+        ),
+        Case("d'autres représentations et algorithmes", _effects_of(labelled), _effects_judge([labelled]), **compare),
+        Case(
+            "l'ordre des lignes compte : R2 avant R1",
+            _effects_of(reversed_rows),
+            _effects_judge([reversed_rows]),
+            **compare,
+        ),
+        Case("le tableau transposé", _effects_of(drawn, drawn.T), _effects_judge([drawn, drawn.T], _transposed)),
+        Case(
+            "le même tableau, 100 conflits de plus partout",
+            _effects_of(drawn, shifted),
+            _effects_judge([drawn, shifted], _shifted),
         ),
     ]
 
@@ -193,7 +259,7 @@ def effects_cases(seed: int | None) -> list[Case]:
 EFFECTS_DISAGREE = (
     "ces effets ne suivent pas les définitions de l'énoncé (2e ligne moins 1re, moyenné sur les colonnes ; "
     "2e colonne moins 1re, moyenné sur les lignes ; interaction : écart des lignes dans la 2e colonne moins "
-    "dans la 1re)"
+    "dans la 1re, sans diviser par 2)"
 )
 
 register(
@@ -433,7 +499,7 @@ def _interval_judge(samples, confidence: float, point: float | None = None) -> C
     `point` inside when given."""
     tail = (1 - confidence) / 2
     tolerance = 0.005 + 1 / len(samples)
-    wanted = f"{french_percent(tail)} (la moitié de 1 - confidence)"
+    wanted = f"{french_percent(tail)} (la moitié de 1 − confidence)"
 
     def beyond(strict: int, loose: int, side: str) -> str | None:
         """What is wrong with the samples beyond one bound: strictly beyond too many, or beyond or on too few."""
@@ -572,6 +638,8 @@ def _study_judge(output: Plain) -> str | None:
         return f"le plan 2 × 2 a 4 cellules, le tableau en a {len(output['cells'])}"
     if output["rule"] == "Verdict":
         return "ce verdict est celui de la règle d'origine (verdict) : le cours lit le plan avec effects_verdict"
+    if output["rule"] == "Effects":
+        return "le second élément doit être le verdict de la règle du cours : passez ces effets à effects_verdict"
     return None
 
 
@@ -601,7 +669,7 @@ def cross_study_cases(seed: int | None) -> list[Case]:
     second = load_bank("easy")[1]
     settings = [  # small budgets: a case costs a fraction of a second, and a wrong answer no more
         (temoin(), "le témoin", temoin_seeds, 10, 20),
-        (second, "la deuxième grille facile", second_seeds, 12, 10),
+        (second, f"la grille {french_value('easy-01')}", second_seeds, 12, 10),
         (TEMOIN, "une grille donnée sous forme de chaîne", (string_seed,), 10, 5),
     ]
     cases = [
@@ -672,7 +740,7 @@ def _design_judge(puzzle: SudokuGrid, seeds: tuple[int, ...]) -> Callable[[Plain
     def judge(design: Plain) -> str | None:
         if design["kind"] != "CrossDesign":
             return f"la fonction doit renvoyer un CrossDesign, pas un objet de type {design['kind']}"
-        if design["representations"] != ["R1", "R2"]:
+        if sorted(design["representations"]) != ["R1", "R2"]:
             return f"les représentations du plan sont R1 et R2, obtenu {', '.join(design['representations'])}"
         if sorted(design["algorithms"]) != ["GA", "PSO", "SA"]:
             return f"il faut les trois algorithmes PSO, GA et SA, obtenu {', '.join(design['algorithms'])}"
@@ -681,7 +749,7 @@ def _design_judge(puzzle: SudokuGrid, seeds: tuple[int, ...]) -> Callable[[Plain
         if (design["population"], design["generations"]) != (POPULATION, GENERATIONS):
             return (
                 f"le protocole fixe une population de {POPULATION} sur {GENERATIONS} générations "
-                f"({POPULATION * GENERATIONS} évaluations par exécution), "
+                f"({french_number(POPULATION * GENERATIONS)} évaluations par exécution), "
                 f"obtenu {design['population']} × {design['generations']}"
             )
         if design["puzzles"] != [puzzle.to_string()]:
@@ -704,7 +772,7 @@ def annealing_design_cases(seed: int | None) -> list[Case]:
             _design_judge(temoin(), SEEDS),
         ),
         Case(
-            f"une grille difficile et {len(other)} autres graines ({budget})",
+            f"la grille {french_value('hard-00')} et {len(other)} autres graines ({budget})",
             _design_summary(hard, other),
             _design_judge(hard, other),
         ),
@@ -783,6 +851,7 @@ def change_rate_cases(seed: int | None) -> list[Case]:
     estimates = [
         ("R1 (réels arrondis), pas gaussien d'écart type 1", space_of("R1", grid)),
         ("R1 avec un pas minuscule (écart type 0,05)", ContinuousSpace(grid, sigma=0.05)),
+        ("R1 avec un grand pas (écart type 3)", ContinuousSpace(grid, sigma=3.0)),
         ("R3 (clés aléatoires)", space_of("R3", grid)),
     ]
     cases = [
@@ -791,7 +860,10 @@ def change_rate_cases(seed: int | None) -> list[Case]:
             _rates(space, base + k, 2000),
             _rate_judge(),
             agree=_close_rate,
-            disagree="cette proportion est trop loin de celle des mouvements qui changent la grille décodée",
+            disagree=(
+                "cette proportion est trop loin de celle des mouvements qui changent la grille décodée ; chaque "
+                "mouvement part-il d'un nouveau candidat aléatoire ? (une chaîne de mouvements s'entasse aux bornes)"
+            ),
         )
         for k, (label, space) in enumerate(estimates)
     ]
