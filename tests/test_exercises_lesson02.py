@@ -52,6 +52,13 @@ def one_per_repeated_digit(grid):
     return sum(len({d for d in u.tolist() if d and u.tolist().count(d) > 1}) for u in units(grid))
 
 
+def empties_made_unique_in_place(grid):
+    """The right count, but the grid's empty cells are overwritten (unique negatives) to keep them out of sets."""
+    cells = grid.cells
+    cells[cells == 0] = -np.arange(1, (cells == 0).sum() + 1)
+    return sum(len(unit) - len(set(unit.tolist())) for unit in units(grid))
+
+
 def hard_coded_boxes(grid):
     boxes = grid.cells.reshape(3, 3, 3, 3).swapaxes(1, 2).reshape(9, 9)
     return sum(len(u[u != 0]) - len(set(u[u != 0].tolist())) for u in [*grid.cells, *grid.cells.T, *boxes])
@@ -142,6 +149,14 @@ def inverted(delta, temperature, u):
     return delta <= 0 or u > math.exp(-delta / temperature)
 
 
+def with_logarithms(delta, temperature, u):
+    return delta <= 0 or math.log(u) < -delta / temperature
+
+
+def test_metropolis_accepts_an_answer_that_takes_the_logarithm_of_u(passes):
+    passes("metropolis_accept", with_logarithms)
+
+
 # ------------------------------------------------------------ anneal, anneal_with_rule
 FLAWS = {
     "returns_current": "returns the last state and its energy instead of the best",
@@ -155,6 +170,8 @@ FLAWS = {
     "extra_move": "tries chain_length + 1 moves per chain",
     "goes_on_at_zero": "finishes the chain after reaching energy 0",
     "accepted_count": "records the number of accepted moves instead of the rate",
+    "best_per_chain": "updates the best grid only at the end of each chain, not after each move",
+    "unrecorded_last_chain": "does not record the chain that reached energy 0 in the trace",
 }
 
 
@@ -173,8 +190,12 @@ def flawed_chain(table, moves, rng, temperature, length, best, best_cells, flaw,
                 flat = state.cells.reshape(-1)
                 flat[i], flat[j] = flat[j], flat[i]
             accepted += 1
-            if table.cost < best:
+            if table.cost < best and flaw != "best_per_chain":
                 best, best_cells = table.cost, (table.cells if flaw == "aliased_best" else list(table.cells))
+            if flaw == "best_per_chain" and table.cost == 0:
+                break
+    if flaw == "best_per_chain" and table.cost < best:
+        best, best_cells = table.cost, list(table.cells)
     return (accepted if flaw == "accepted_count" else accepted / tried), best, best_cells
 
 
@@ -197,7 +218,8 @@ def flawed_anneal(flaw):
             acceptance, best, best_cells = flawed_chain(
                 table, moves, rng, temperature, chain_length, best, best_cells, flaw, state
             )
-            trace.append({"temperature": temperature, "energy": table.cost, "best": best, "acceptance": acceptance})
+            if best > 0 or flaw != "unrecorded_last_chain":
+                trace.append({"temperature": temperature, "energy": table.cost, "best": best, "acceptance": acceptance})
             temperature *= alpha
         return flawed_result(state, table, best, best_cells, trace, flaw)
 
@@ -336,12 +358,29 @@ def growth_without_logarithms(empty_cells, values):
     return "polynomial" if growth / widening <= 4 else "exponentiel"
 
 
-def strict_thresholds(empty_cells, values):
+def forgets_the_flat_case(empty_cells, values):
+    exponent = math.log(values[-1] / values[0]) / math.log(empty_cells[-1] / empty_cells[0])
+    return "lineaire" if exponent <= 1.5 else "polynomial" if exponent <= 4 else "exponentiel"
+
+
+def inverted_exponent(empty_cells, values):
     growth = values[-1] / values[0]
     if growth <= 1:
         return "autre"
-    exponent = math.log(growth) / math.log(empty_cells[-1] / empty_cells[0])
-    return "lineaire" if exponent < 1.5 else "polynomial" if exponent < 4 else "exponentiel"
+    exponent = math.log(empty_cells[-1] / empty_cells[0]) / math.log(growth)
+    return "lineaire" if exponent <= 1.5 else "polynomial" if exponent <= 4 else "exponentiel"
+
+
+def differences_of_logarithms(empty_cells, values):
+    """A right answer whose exponent is off by a rounding error at the thresholds (1.5000000000000002)."""
+    if values[-1] <= values[0]:
+        return "autre"
+    exponent = (math.log(values[-1]) - math.log(values[0])) / (math.log(empty_cells[-1]) - math.log(empty_cells[0]))
+    return "lineaire" if exponent <= 1.5 else "polynomial" if exponent <= 4 else "exponentiel"
+
+
+def test_growth_class_accepts_an_exponent_with_rounding_errors(passes):
+    passes("growth_class", differences_of_logarithms)
 
 
 def middle_value(empty_cells, values):
@@ -355,7 +394,13 @@ def english(empty_cells, values):
 
 
 WRONG = {
-    "partial_energy": [counts_empty_cells, rows_and_columns_only, one_per_repeated_digit, hard_coded_boxes],
+    "partial_energy": [
+        counts_empty_cells,
+        rows_and_columns_only,
+        one_per_repeated_digit,
+        hard_coded_boxes,
+        empties_made_unique_in_place,
+    ],
     "block_swap_neighbour": [in_place, global_generator, swaps_in_a_row, hard_coded_three, input_unchanged],
     "metropolis_accept": [
         temperature_as_a_factor,
@@ -386,7 +431,7 @@ WRONG = {
         lambda a, b: a,
         lambda a, b: [x / y for x, y in zip(a[1:], b, strict=False)],
     ],
-    "growth_class": [growth_without_logarithms, strict_thresholds, middle_value, english],
+    "growth_class": [growth_without_logarithms, forgets_the_flat_case, inverted_exponent, middle_value, english],
 }
 CASES = [
     pytest.param(name, wrong if isinstance(wrong, tuple) else (wrong,), id=f"{name}-{k}")
@@ -416,3 +461,19 @@ def test_cooling_verdicts_name_the_broken_property(fails_without_leak):
     assert [r.detail for r in report.details if r.detail] == [
         "le programme s'arrête trop tôt : après 2 températures, on est encore au-dessus de t_min"
     ]
+
+
+def test_partial_energy_says_the_grid_was_changed(fails_without_leak):
+    report = fails_without_leak("partial_energy", empties_made_unique_in_place)
+    details = [r.detail for r in report.details if r.detail]
+    assert details and all("la grille reçue a été modifiée" in detail for detail in details)
+
+
+def test_anneal_says_where_the_best_grid_is_watched(fails_without_leak):
+    report = fails_without_leak("anneal", flawed_anneal("best_per_chain"))
+    assert [r.detail for r in report.details if r.detail] == [lesson02.WITHIN_CHAINS]
+
+
+def test_anneal_says_the_last_chain_belongs_to_the_trace(fails_without_leak):
+    report = fails_without_leak("anneal", flawed_anneal("unrecorded_last_chain"))
+    assert any("la trace doit finir par la chaîne où l'énergie atteint 0" in r.detail for r in report.details)

@@ -71,6 +71,25 @@ def _grid_with(values: dict[tuple[int, int], int], size: int = 9) -> SudokuGrid:
     return SudokuGrid(cells)
 
 
+def _energy_of(grid: SudokuGrid) -> Callable[..., Plain]:
+    """A call: the student's energy of a copy of `grid`, and whether that copy came back unchanged."""
+
+    def call(function: Callable) -> Plain:
+        given = SudokuGrid(grid.cells.copy(), grid.box_size, grid.givens.copy())
+        energy = plain(function(given))
+        return [energy, bool(np.array_equal(given.cells, grid.cells))]
+
+    return call
+
+
+def _energy_judge(output: Plain) -> str | None:
+    """Judge: an integer, and the grid received left unchanged."""
+    energy, kept = output
+    if not kept:
+        return "la grille reçue a été modifiée : comptez sans toucher à ses cases (travaillez sur une copie)"
+    return integer(energy)
+
+
 def partial_energy_cases(seed: int | None) -> list[Case]:
     """Handmade partial grids; for a seed, random partial grids of size 4 and 9 in addition."""
     crowded = temoin().cells.copy()
@@ -96,9 +115,9 @@ def partial_energy_cases(seed: int | None) -> list[Case]:
     return [
         Case(
             label,
-            calling(grid),
-            integer,
-            agree=lambda out, ref: out == ref,
+            _energy_of(grid),
+            _energy_judge,
+            agree=lambda out, ref: out[0] == ref[0],
             disagree="ce n'est pas le nombre de doublons de cette grille",
         )
         for label, grid in grids
@@ -324,12 +343,12 @@ def metropolis_cases(seed: int | None) -> list[Case]:
     """Groups of (delta, temperature, u) by kind of move, and the share accepted over evenly spaced u."""
     groups = [
         ("un mouvement qui améliore est toujours accepté", [(-1, 1.0, 0.99), (-4, 2.0, 0.5), (-2, 0.3, 0.999)]),
-        ("un mouvement neutre (delta = 0) est toujours accepté", [(0, 1.0, 0.999), (0, 0.05, 0.9), (0, 10.0, 0.0)]),
+        ("un mouvement neutre (delta = 0) est toujours accepté", [(0, 1.0, 0.999), (0, 0.05, 0.9), (0, 10.0, 0.0005)]),
         ("un mouvement qui améliore, à très basse température", [(-1, 0.001, 0.5), (-3, 0.0001, 0.999)]),
         ("un mouvement défavorable, u sous exp(-delta / T)", [(1, 1.0, 0.3), (2, 4.0, 0.6), (3, 0.5, 0.002)]),
         ("un mouvement défavorable, u au-dessus de exp(-delta / T)", [(1, 1.0, 0.4), (2, 4.0, 0.61), (1, 0.2, 0.01)]),
         ("même delta et même u : accepté à chaud, refusé à froid", [(2, 10.0, 0.5), (2, 0.5, 0.5)]),
-        ("un mouvement défavorable à très basse température", [(1, 0.001, 0.0), (5, 0.01, 0.0001)]),
+        ("un mouvement défavorable à très basse température", [(1, 0.001, 0.001), (5, 0.01, 0.0001)]),
         ("des entiers en entrée", [(1, 2, 0.5), (3, 1, 0.9), (-2, 1, 0.7)]),
     ]
     shares = [(1, 1.0), (3, 2.0)]
@@ -337,7 +356,7 @@ def metropolis_cases(seed: int | None) -> list[Case]:
         rng = case_rng(seed, 10)
         deltas = rng.integers(-4, 7, size=12).tolist()
         temperatures = np.round(rng.uniform(0.05, 3.0, size=12), 3).tolist()
-        uniforms = np.round(rng.random(12), 4).tolist()
+        uniforms = np.round(rng.uniform(0.0001, 1.0, size=12), 4).tolist()  # u > 0: an answer may take log(u)
         groups.append(("douze mouvements tirés au hasard", list(zip(deltas, temperatures, uniforms, strict=True))))
         shares.append((int(rng.integers(1, 5)), round(float(rng.uniform(0.5, 3.0)), 2)))
     count = 1000
@@ -513,10 +532,13 @@ def _trace_problem(run: dict, initial: int) -> str | None:
         best = record["best"]
     if cost > initial:
         return "l'énergie renvoyée dépasse celle de la grille de départ : gardez la meilleure grille vue"
+    if cost == 0 < initial and (not trace or trace[-1]["energy"] != 0):
+        return (
+            "la trace doit finir par la chaîne où l'énergie atteint 0 : arrêtez cette chaîne aussitôt et ajoutez-la "
+            "quand même à la trace (son énergie vaut alors 0)"
+        )
     if cost != best or any(record["energy"] < cost for record in trace):
         return "l'énergie renvoyée n'est pas la meilleure énergie vue : gardez une copie de la meilleure grille"
-    if trace and cost == 0 and trace[-1]["energy"] != 0:
-        return "l'énergie 0 a été atteinte pendant la dernière chaîne, mais la chaîne a continué après"
     return None
 
 
@@ -553,6 +575,18 @@ def _hot(run: dict, initial: int) -> str | None:
     return None
 
 
+def _best_within_chains(run: dict, initial: int) -> bool:
+    """True if the run's best energy is below its initial energy and every energy at the end of a chain: at a
+    very high temperature the energy wanders during long chains, so the best seen move by move nearly always is."""
+    return run["cost"] < min(initial, *(record["energy"] for record in run["trace"]))
+
+
+WITHIN_CHAINS = (
+    "la meilleure énergie renvoyée n'est que la plus basse des fins de chaîne : la meilleure grille se guette "
+    "après chaque mouvement accepté, pas seulement à la fin d'une chaîne"
+)
+
+
 def _single_moves(run: dict, initial: int) -> str | None:
     """Extra judge: with chains of one move, each chain accepts its move or not (rate 0 or 1)."""
     if any(record["acceptance"] not in (0, 1) for record in run["trace"]):
@@ -561,10 +595,17 @@ def _single_moves(run: dict, initial: int) -> str | None:
 
 
 def _loop_judge(
-    puzzle: SudokuGrid, starts: list[Start], extras: tuple[Extra, ...] = (), least: int = 0, reproducible=False
+    puzzle: SudokuGrid,
+    starts: list[Start],
+    extras: tuple[Extra, ...] = (),
+    least: int = 0,
+    reproducible: bool = False,
+    wandering: bool = False,
 ) -> Callable[[Plain], str | None]:
     """Judge every run (grid, energy, trace, then `extras`); at least `least` runs solve the puzzle; with
-    `reproducible`, runs 1 and 2 (same seed, other global seeds) are equal and run 3 (other seed) differs."""
+    `reproducible`, runs 1 and 2 (same seed, other global seeds) are equal and run 3 (other seed) differs;
+    with `wandering` (long chains at a very high temperature), at least one run found its best grid within a
+    chain (see _best_within_chains; one run in a few hundred misses it, two runs together about never)."""
     initial = [conflicts(puzzle.with_cells(cells)) for cells, _, _ in starts]
 
     def judge(runs: Plain) -> str | None:
@@ -573,6 +614,8 @@ def _loop_judge(
             problem = problem or next(filter(None, (extra(run, energy) for extra in extras)), None)
             if problem:
                 return problem
+        if wandering and not any(map(_best_within_chains, runs, initial)):
+            return WITHIN_CHAINS
         solved = sum(run["cost"] == 0 for run in runs)
         if solved < least:
             return f"la grille n'est résolue que par {solved} exécution(s) sur {len(runs)}, il en faut au moins {least}"
@@ -611,7 +654,7 @@ def anneal_cases(seed: int | None) -> list[Case]:
     seeds, medium, t0 = _drawn(seed)
     temoin_puzzle, small, solved = temoin(), _small_puzzle(), temoin_solution()
     fast, tie = _schedule(t0, 0.95, 0.05, 360), _schedule(1.0, 0.5, 0.125, 100)
-    hot, single = _schedule(50.0, 0.98, 40.0, 200), _schedule(1.0, 0.9, 0.1, 1)
+    hot, single = _schedule(50.0, 0.9, 40.0, 2000), _schedule(1.0, 0.9, 0.1, 1)
     tiny, short = _schedule(1.0, 0.9, 0.05, 20), _schedule(1.0, 0.7, 0.1, 100)
     same_and_other = _same_and_other(medium, seeds[5], seeds[6])
     cases = [
@@ -635,7 +678,7 @@ def anneal_cases(seed: int | None) -> list[Case]:
             medium,
             _starts(medium, seeds[:2]),
             hot,
-            {"extras": (_cooled(**hot), _hot)},
+            {"extras": (_cooled(**hot), _hot), "wandering": True},
         ),
         (
             "des chaînes d'un seul mouvement",
@@ -1262,17 +1305,19 @@ def growth_class_cases(seed: int | None) -> list[Case]:
         ("croissance à peine plus que linéaire", [20, 30, 40], [3.0, 5.0, 7.5]),
         ("exposant 1,4 sur un grand écart de cases vides", [10, 25, 40], [1.0, 3.0, 4.0**1.4]),
         ("exposant 5 sur un petit écart de cases vides", [50, 55, 60], [1.0, 2.0, 1.2**5]),
-        ("exposant exactement 1,5 : encore linéaire", [10, 20, 40], [1.0, 3.0, 8.0]),
-        ("exposant exactement 4 : encore polynomial", [5, 20, 80], [1.0, 300.0, 65536.0]),
+        ("exposant 1,6 : un peu plus que linéaire", [10, 20, 40], [1.0, 3.0, 4.0**1.6]),
+        ("exposant 3,8 sur un grand écart de cases vides", [5, 20, 80], [1.0, 300.0, 16.0**3.8]),
+        ("exposant 4,3 sur un grand écart de cases vides", [5, 20, 80], [1.0, 300.0, 16.0**4.3]),
     ]
     if seed is not None:
         rng = case_rng(seed, 9)
-        for low, high in ((1.05, 1.5), (1.5, 4.0), (4.0, 8.0)):
+        # exponents kept away from the thresholds 1.5 and 4, where rounding errors could decide the class
+        for series, (low, high) in enumerate(((1.05, 1.4), (1.6, 3.9), (4.1, 8.0)), start=1):
             first, factor = int(rng.integers(20, 40)), float(rng.uniform(1.1, 2.0))
             last, exponent = round(first * factor), float(rng.uniform(low, high))
             start = round(float(rng.uniform(1, 100)), 1)
             values = [start, start * 2, start * (last / first) ** exponent]
-            settings.append((f"exposant tiré entre {french(low)} et {french(high)}", [first, first + 1, last], values))
+            settings.append((f"trois mesures tirées au hasard (série {series})", [first, first + 1, last], values))
     return [
         Case(
             label,
