@@ -26,6 +26,7 @@ from ..cost import ConflictTable, conflicts, conflicts_of_many
 from ..grid import SudokuGrid
 from ..spaces import CONTINUOUS_SPACES, BoxPermutationSpace, RowPermutationSpace, space_class
 from .base import Run, Solver
+from .exact import propagated_candidates
 from .local_search import free_cell_groups, hill_climb
 from .mealpy_adapter import run_mealpy
 
@@ -48,9 +49,17 @@ class WorkerExplorerSwarm(Solver):
 
     The best grid ever seen is kept. After `max_epochs` epochs without a
     solution the hive restarts from scratch (the generator continues, so each
-    attempt starts from new random grids), up to `max_attempts` attempts.
+    attempt starts from new random grids), up to `max_attempts` attempts when
+    the run has no budget; a run given a budget of evaluations or seconds
+    starts new attempts until it is spent.
     With `stagnation_limit`, a best grid that has not improved for that many
     epochs is polished by a hill climb over box swaps (the hybrid variant).
+
+    With `restrict`, the hive lives in the restricted box space: cells fixed by
+    naked and hidden singles are givens, fresh grids are random matchings of each
+    box's cells to its digits within their candidates, and a worker's move is a
+    swap or a rotation of three cells of a box that keeps every cell within its
+    candidates (`BoxPermutationSpace.neighbours`). Merging whole boxes keeps that.
 
     The hive moves in lockstep: every worker's move is drawn and evaluated in
     one numpy operation. An epoch costs one evaluation per organism, plus the
@@ -69,6 +78,7 @@ class WorkerExplorerSwarm(Solver):
         max_age: int = 1000,
         mutation_rate: float = 0.001,
         stagnation_limit: int | None = None,
+        restrict: bool = False,
     ) -> None:
         workers = int(n_organisms * worker_ratio)
         if workers < 1 or workers >= n_organisms:
@@ -90,17 +100,20 @@ class WorkerExplorerSwarm(Solver):
         self.max_age = max_age
         self.mutation_rate = mutation_rate
         self.stagnation_limit = stagnation_limit
+        self.restrict = restrict
 
     def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
-        hive = Hive(puzzle, self.n_organisms, int(self.n_organisms * self.worker_ratio), rng, run)
-        for attempt in range(self.max_attempts):
+        candidates = propagated_candidates(puzzle) if self.restrict else None
+        space = BoxPermutationSpace(puzzle, candidates)
+        hive = Hive(space, self.n_organisms, int(self.n_organisms * self.worker_ratio), rng, run)
+        attempt = 0
+        while hive.best_error > 0 and (attempt < self.max_attempts or run.budget.limited):
             if attempt:
                 run.restarts += 1
                 hive.populate()
-            if hive.best_error == 0:
-                break
             if self._epochs(hive, run):
                 break
+            attempt += 1
         run.stats.update(worker_resets=hive.resets, local_searches=hive.local_searches)
         return puzzle.with_cells(hive.best_cells.reshape(puzzle.cells.shape))
 
@@ -124,10 +137,13 @@ class WorkerExplorerSwarm(Solver):
 class Hive:
     """The organisms of a WorkerExplorerSwarm: flat grids, errors and ages, workers first."""
 
-    def __init__(self, puzzle: SudokuGrid, organisms: int, workers: int, rng: np.random.Generator, run: Run) -> None:
-        self.puzzle, self.rng, self.run = puzzle, rng, run
+    def __init__(
+        self, space: BoxPermutationSpace, organisms: int, workers: int, rng: np.random.Generator, run: Run
+    ) -> None:
+        self.puzzle, self.rng, self.run = space.puzzle, rng, run
         self.organisms, self.workers = organisms, workers
-        self.space = BoxPermutationSpace(puzzle)
+        self.space = space
+        puzzle = space.puzzle
         # Free cells of each box with 2+ of them, padded with -1 into one table for lockstep draws.
         swappable = [self.space.free_cells[segment] for segment in self.space.segments if len(segment) >= 2]
         self.box_sizes = np.array([len(cells) for cells in swappable], dtype=np.int64)
@@ -143,8 +159,13 @@ class Hive:
 
     # --------------------------------------------------------------- helpers
     def random_grids(self, count: int) -> np.ndarray:
-        """`count` random box-valid flat grids: each box's free cells get a shuffle of its missing digits."""
+        """`count` random box-valid flat grids: each box's free cells get a shuffle of its missing digits
+        (restricted: a random matching within the candidates)."""
         grids = np.tile(self.puzzle.cells.ravel(), (count, 1))
+        if self.space.restricted:
+            for grid in grids:
+                grid[self.space.free_cells] = self.space.random(self.rng)
+            return grids
         for segment, digits in zip(self.space.segments, self.space.missing, strict=True):
             shuffled = self.rng.permuted(np.tile(digits, (count, 1)), axis=1)
             grids[:, self.space.free_cells[segment]] = shuffled
@@ -175,14 +196,18 @@ class Hive:
         """Every worker tries a swap of two free cells of one box; stale workers get a fresh grid."""
         if not len(self.box_sizes):
             return  # no box has two free cells: nothing can move
-        w, rows = self.workers, np.arange(self.workers)
-        box = self.rng.integers(len(self.box_sizes), size=w)
-        first = self.rng.integers(self.box_sizes[box])
-        second = self.rng.integers(self.box_sizes[box] - 1)  # one of the other cells of the box:
-        second += second >= first  # skip the first one
-        i, j = self.box_cells[box, first], self.box_cells[box, second]
+        w = self.workers
         neighbours = self.cells[:w].copy()
-        neighbours[rows, i], neighbours[rows, j] = neighbours[rows, j], neighbours[rows, i]
+        if self.space.restricted:  # a swap or a rotation within the candidates
+            free = self.space.free_cells
+            neighbours[:, free] = self.space.neighbours(neighbours[:, free], self.rng)
+        else:
+            box = self.rng.integers(len(self.box_sizes), size=w)
+            first = self.rng.integers(self.box_sizes[box])
+            second = self.rng.integers(self.box_sizes[box] - 1)  # one of the other cells of the box:
+            second += second >= first  # skip the first one
+            i, j, rows = self.box_cells[box, first], self.box_cells[box, second], np.arange(w)
+            neighbours[rows, i], neighbours[rows, j] = neighbours[rows, j], neighbours[rows, i]
         errors = self.evaluate(neighbours)
         improved = errors < self.errors[:w]
         accepted = improved | (self.rng.random(w) < mutation_rate)
@@ -225,7 +250,7 @@ class Hive:
         """Hill-climb the best grid by box swaps; an improvement replaces the worst worker too."""
         self.local_searches += 1
         table = ConflictTable(self.puzzle.with_cells(self.best_cells.reshape(self.puzzle.cells.shape)))
-        hill_climb(table, free_cell_groups(self.puzzle, "boxes"), self.run)
+        hill_climb(table, free_cell_groups(self.puzzle, "boxes"), self.run, self.space.candidates)
         if table.cost < self.best_error:
             worst_worker = int(np.argmax(self.errors[: self.workers]))
             self.cells[worst_worker] = table.cells
@@ -327,6 +352,18 @@ class SwapPSO(Solver):
     With `local_search_every` = N > 0 (the memetic variant), every N
     iterations a hill climb over row swaps polishes every particle's best
     position, the swarm's best included.
+
+    A run without a budget stops after `max_iterations` iterations; a run given
+    a budget of evaluations or seconds then starts a new swarm (a restart,
+    keeping the best grid found) until the budget is spent.
+
+    With `restrict`, positions live in the restricted row space: cells fixed by
+    naked and hidden singles are givens, the first positions are random
+    matchings of each row's cells to its digits within their candidates, and
+    a position that a velocity moved outside the candidates is repaired
+    (`RowPermutationSpace.repair`: each row that broke is re-matched, its cells
+    keeping their digits where they can). The hill climb skips swaps that
+    leave the candidates.
     """
 
     name = "swap-pso"
@@ -340,6 +377,7 @@ class SwapPSO(Solver):
         inertia_start: float = 0.9,
         inertia_end: float = 0.3,
         local_search_every: int = 0,
+        restrict: bool = False,
     ) -> None:
         if swarm_size < 1 or max_iterations < 1:
             raise ValueError(f"swarm_size and max_iterations must be at least 1, got {swarm_size}, {max_iterations}")
@@ -354,6 +392,7 @@ class SwapPSO(Solver):
         self.inertia_start = inertia_start
         self.inertia_end = inertia_end
         self.local_search_every = local_search_every
+        self.restrict = restrict
 
     def inertia(self, iteration: int) -> float:
         """w(t): from inertia_start at t = 0 down to inertia_end at t = max_iterations."""
@@ -372,14 +411,26 @@ class SwapPSO(Solver):
         particle.position = apply_velocity(particle.position, particle.velocity)
 
     def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
-        space = RowPermutationSpace(puzzle)
+        space = RowPermutationSpace(puzzle, propagated_candidates(puzzle) if self.restrict else None)
+        best, best_cost = None, np.inf
+        run.stats["local_searches"] = 0
+        while True:
+            cells, cost = self._fly(space, rng, run)
+            if cost < best_cost:
+                best, best_cost = cells, cost
+            if best_cost == 0 or run.exhausted() or not run.budget.limited:
+                return puzzle.with_cells(best)
+            run.restarts += 1
+
+    def _fly(self, space: RowPermutationSpace, rng: np.random.Generator, run: Run) -> tuple[np.ndarray, int]:
+        """One swarm of `swarm_size` particles for at most `max_iterations` iterations: its best grid and cost."""
+        puzzle = space.puzzle
         swarm = []
         for _ in range(self.swarm_size):
             position = space.decode(space.random(rng)).cells
             swarm.append(Particle(position, _evaluate(puzzle, position, run)))
         leader = min(swarm, key=lambda particle: particle.best_cost)
         best, best_cost = leader.best.copy(), leader.best_cost
-        run.stats["local_searches"] = 0
         for t in range(1, self.max_iterations + 1):
             if best_cost == 0:
                 break
@@ -387,20 +438,29 @@ class SwapPSO(Solver):
                 if run.exhausted():
                     break
                 self.move(particle, best, self.inertia(t), rng)
+                if space.restricted:
+                    particle.position = _repaired(space, particle.position, rng)
                 particle.cost = _evaluate(puzzle, particle.position, run)
                 particle.remember()
                 if particle.cost < best_cost:
                     best, best_cost = particle.position.copy(), particle.cost
             if self.local_search_every and t % self.local_search_every == 0:
                 for particle in swarm:
-                    particle.best, particle.best_cost = _polish(puzzle, particle.best, run)
+                    particle.best, particle.best_cost = _polish(puzzle, particle.best, run, space.candidates)
                 run.stats["local_searches"] += 1
                 leader = min(swarm, key=lambda particle: particle.best_cost)
                 if leader.best_cost < best_cost:
                     best, best_cost = leader.best.copy(), leader.best_cost
-            if run.record(best_cost):
+            if run.record(min([best_cost, *run.history[-1:]])):  # the history holds the run's best, across swarms
                 break
-        return puzzle.with_cells(best)
+        return best, best_cost
+
+
+def _repaired(space: RowPermutationSpace, cells: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The grid `cells` with every row that left the candidates of `space` re-matched (see space.repair)."""
+    flat = cells.ravel().copy()
+    flat[space.free_cells] = space.repair(flat[space.free_cells], rng)
+    return flat.reshape(cells.shape)
 
 
 def _evaluate(puzzle: SudokuGrid, cells: np.ndarray, run: Run) -> int:
@@ -409,10 +469,12 @@ def _evaluate(puzzle: SudokuGrid, cells: np.ndarray, run: Run) -> int:
     return conflicts(puzzle.with_cells(cells))
 
 
-def _polish(puzzle: SudokuGrid, cells: np.ndarray, run: Run) -> tuple[np.ndarray, int]:
-    """Hill-climb a grid by row swaps; return the new cells and their cost."""
+def _polish(
+    puzzle: SudokuGrid, cells: np.ndarray, run: Run, candidates: list[int] | None = None
+) -> tuple[np.ndarray, int]:
+    """Hill-climb a grid by row swaps (within `candidates`, if given); return the new cells and their cost."""
     table = ConflictTable(puzzle.with_cells(cells))
-    hill_climb(table, free_cell_groups(puzzle, "rows"), run)
+    hill_climb(table, free_cell_groups(puzzle, "rows"), run, candidates)
     return np.reshape(table.cells, cells.shape), table.cost
 
 
