@@ -33,13 +33,15 @@ def outcomes(solver, puzzles, seeds, budget) -> dict:
 
 
 def swarm_size_study(puzzles, sizes, seeds, budget):
-    rows = [{"size": size, **outcomes(WorkerExplorerSwarm(n_organisms=size), puzzles, seeds, budget)} for size in sizes]
+    rows = [
+        {"size": size, **outcomes(WorkerExplorerSwarm(population_size=size), puzzles, seeds, budget)} for size in sizes
+    ]
     return pd.DataFrame(rows)
 
 
 def track_convergence(puzzle, max_epochs, seed):
     costs = []
-    solver = WorkerExplorerSwarm(n_organisms=100, max_epochs=max_epochs, max_attempts=1)
+    solver = WorkerExplorerSwarm(population_size=100, max_iterations=max_epochs, max_attempts=1)
     solver.solve(puzzle, seed=seed, callback=lambda epoch, best: costs.append(best))
     return costs
 
@@ -109,7 +111,7 @@ def test_track_convergence_reference_passes():
     "wrong",
     [
         lambda puzzle, max_epochs, seed: (
-            WorkerExplorerSwarm(max_epochs=max_epochs, max_attempts=1).solve(puzzle, seed=seed).history
+            WorkerExplorerSwarm(max_iterations=max_epochs, max_attempts=1).solve(puzzle, seed=seed).history
         ),  # 200 organisms instead of 100
         lambda puzzle, max_epochs, seed: (track_convergence(puzzle, max_epochs, seed) + [0] * max_epochs)[:max_epochs],
         lambda puzzle, max_epochs, seed: track_convergence(puzzle, max_epochs, seed)[::-1],

@@ -57,9 +57,9 @@ def test_restricted_ga_operators_keep_units_and_candidates(seed, space_class):
 RESTRICTED = {
     "genetic": (lambda: GeneticSolver(restrict=True, population_size=20), "rows"),
     "genetic-boxes": (lambda: GeneticSolver(restrict=True, encoding="boxes", population_size=20), "boxes"),
-    "swap-pso": (lambda: SwapPSO(restrict=True, swarm_size=10), "rows"),
-    "memetic": (lambda: SwapPSO(restrict=True, swarm_size=10, local_search_every=5), "rows"),
-    "swarm": (lambda: WorkerExplorerSwarm(restrict=True, n_organisms=40), "boxes"),
+    "swap-pso": (lambda: SwapPSO(restrict=True, population_size=10), "rows"),
+    "memetic": (lambda: SwapPSO(restrict=True, population_size=10, local_search_every=5), "rows"),
+    "swarm": (lambda: WorkerExplorerSwarm(restrict=True, population_size=40), "boxes"),
 }
 
 
@@ -99,9 +99,9 @@ def test_restriction_needs_a_permutation_encoding_and_the_course_operators():
     [
         # the GA starts no new population that the rest of the budget cannot pay for (twice its size)
         (GeneticSolver(population_size=10, max_population=40, max_evaluations=300, stagnation=3), 2 * 40),
-        (SwapPSO(swarm_size=10, max_iterations=5), 0),
-        (SwapPSO(swarm_size=10, max_iterations=5, restrict=True), 0),
-        (WorkerExplorerSwarm(n_organisms=20, max_epochs=5, max_attempts=1), 2 * 20 + 1),  # ends its last epoch
+        (SwapPSO(population_size=10, max_iterations=5), 0),
+        (SwapPSO(population_size=10, max_iterations=5, restrict=True), 0),
+        (WorkerExplorerSwarm(population_size=20, max_iterations=5, max_attempts=1), 2 * 20 + 1),  # ends its last epoch
     ],
     ids=["genetic", "swap-pso", "swap-pso-restricted", "swarm"],
 )

@@ -207,6 +207,8 @@ class Neighbourhood:
 class AnnealingSolver(Solver):
     """The course's annealer: row swaps, incremental deltas, Metropolis rule, geometric cooling.
 
+    Lesson 02, sections 6 (le solveur du cours) and 9 (la restriction aux candidats).
+
     Parameters (None means derived from the puzzle):
     - space: "rows" (swap within a row) or "boxes" (swap within a box).
     - t0: initial temperature; default the spread (standard deviation) of random moves' deltas.
@@ -436,6 +438,8 @@ class _CompiledChain:
 class NaiveAnnealer(Solver):
     """The source course's annealer: every move copies the state and recounts the whole grid.
 
+    Lesson 02, section 7 (pourquoi le calcul incrémental change tout).
+
     Same space, moves and Metropolis rule as AnnealingSolver, but each move is evaluated from scratch
     with `space.cost` instead of an O(1) delta. Defaults follow the source (t0=1, alpha=0.999, 100 moves
     per temperature, t_min=0.001, 10 restarts). Kept only to measure the speed-up of the incremental delta.
@@ -577,6 +581,8 @@ def _draws(rng: np.random.Generator, count: int, block: int = 4096) -> Iterator[
 
 class SimannealSolver(Solver):
     """The simanneal library on the row-permutation space (see SudokuAnnealer).
+
+    Lesson 02, sections 5 (la bibliothèque simanneal) and 7.
 
     simanneal cools geometrically from t_max to t_min over `steps` moves, without restarts. Default
     t_max: the spread of random moves' deltas, as for AnnealingSolver. An evaluation budget shortens

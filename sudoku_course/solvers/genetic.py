@@ -239,6 +239,8 @@ class Evolution:
 class GeneticSolver(Solver):
     """A GA on PyGAD with a choice of encoding, crossover and mutation, and restarts.
 
+    Lesson 01, sections 5 to 9 (le solveur, les approches par case, par ligne, par bloc).
+
     encoding: "cells", "rows" or "boxes" (see ENCODINGS).
     population_size: individuals of the first run; each restart doubles it, up to max_population.
     parents_share: share of the population selected to mate.

@@ -37,7 +37,9 @@ from .mealpy_adapter import run_mealpy
 class WorkerExplorerSwarm(Solver):
     """The discrete worker/explorer swarm of the original course, on box-valid grids.
 
-    A hive of `n_organisms` grids, the first `worker_ratio` of them workers and
+    Lesson 03, section 3 (un essaim discret : ouvrières et exploratrices).
+
+    A hive of `population_size` grids, the first `worker_ratio` of them workers and
     the rest explorers. One epoch:
 
     1. each worker swaps two free cells of a box and keeps the neighbour if it
@@ -47,7 +49,7 @@ class WorkerExplorerSwarm(Solver):
     3. the best worker and the best explorer are merged box by box (each box
        from the explorer with probability 1/2) into the worst worker.
 
-    The best grid ever seen is kept. After `max_epochs` epochs without a
+    The best grid ever seen is kept. After `max_iterations` epochs without a
     solution the hive restarts from scratch (the generator continues, so each
     attempt starts from new random grids), up to `max_attempts` attempts when
     the run has no budget; a run given a budget of evaluations or seconds
@@ -71,8 +73,8 @@ class WorkerExplorerSwarm(Solver):
 
     def __init__(
         self,
-        n_organisms: int = 200,
-        max_epochs: int = 3000,
+        population_size: int = 200,
+        max_iterations: int = 3000,
         max_attempts: int = 10,
         worker_ratio: float = 0.9,
         max_age: int = 1000,
@@ -80,21 +82,21 @@ class WorkerExplorerSwarm(Solver):
         stagnation_limit: int | None = None,
         restrict: bool = False,
     ) -> None:
-        workers = int(n_organisms * worker_ratio)
-        if workers < 1 or workers >= n_organisms:
+        workers = int(population_size * worker_ratio)
+        if workers < 1 or workers >= population_size:
             raise ValueError(
-                f"the hive needs at least one worker and one explorer: n_organisms={n_organisms} and "
-                f"worker_ratio={worker_ratio} give {workers} workers and {n_organisms - workers} explorers"
+                f"the hive needs at least one worker and one explorer: population_size={population_size} and "
+                f"worker_ratio={worker_ratio} give {workers} workers and {population_size - workers} explorers"
             )
-        for label, value in (("max_epochs", max_epochs), ("max_attempts", max_attempts), ("max_age", max_age)):
+        for label, value in (("max_iterations", max_iterations), ("max_attempts", max_attempts), ("max_age", max_age)):
             if value < 1:
                 raise ValueError(f"{label} must be at least 1, got {value}")
         if not 0 <= mutation_rate <= 1:
             raise ValueError(f"mutation_rate must lie in [0, 1], got {mutation_rate}")
         if stagnation_limit is not None and stagnation_limit < 1:
             raise ValueError(f"stagnation_limit must be at least 1 (or None), got {stagnation_limit}")
-        self.n_organisms = n_organisms
-        self.max_epochs = max_epochs
+        self.population_size = population_size
+        self.max_iterations = max_iterations
         self.max_attempts = max_attempts
         self.worker_ratio = worker_ratio
         self.max_age = max_age
@@ -105,7 +107,7 @@ class WorkerExplorerSwarm(Solver):
     def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
         candidates = propagated_candidates(puzzle) if self.restrict else None
         space = BoxPermutationSpace(puzzle, candidates)
-        hive = Hive(space, self.n_organisms, int(self.n_organisms * self.worker_ratio), rng, run)
+        hive = Hive(space, self.population_size, int(self.population_size * self.worker_ratio), rng, run)
         attempt = 0
         while hive.best_error > 0 and (attempt < self.max_attempts or run.budget.limited):
             if attempt:
@@ -120,7 +122,7 @@ class WorkerExplorerSwarm(Solver):
     def _epochs(self, hive: Hive, run: Run) -> bool:
         """Run the epochs of one attempt; True if the run must stop (solved, budget spent or callback)."""
         stagnant = 0
-        for _ in range(self.max_epochs):
+        for _ in range(self.max_iterations):
             previous_best = hive.best_error
             hive.work(self.mutation_rate, self.max_age)
             hive.explore()
@@ -336,6 +338,8 @@ class Particle:
 class SwapPSO(Solver):
     """The PSO recurrence on row permutations, a velocity being a list of row swaps.
 
+    Lesson 03, section 9 (le PSO à échanges).
+
     Each particle has a position x (a grid whose rows are permutations), a
     velocity v and its best position p; g is the swarm's best. Per iteration t,
     with r1 and r2 uniform in [0, 1):
@@ -370,7 +374,7 @@ class SwapPSO(Solver):
 
     def __init__(
         self,
-        swarm_size: int = 40,
+        population_size: int = 40,
         max_iterations: int = 300,
         c1: float = 2.0,
         c2: float = 2.0,
@@ -379,13 +383,15 @@ class SwapPSO(Solver):
         local_search_every: int = 0,
         restrict: bool = False,
     ) -> None:
-        if swarm_size < 1 or max_iterations < 1:
-            raise ValueError(f"swarm_size and max_iterations must be at least 1, got {swarm_size}, {max_iterations}")
+        if population_size < 1 or max_iterations < 1:
+            raise ValueError(
+                f"population_size and max_iterations must be at least 1, got {population_size}, {max_iterations}"
+            )
         if min(c1, c2, inertia_start, inertia_end) < 0:
             raise ValueError("c1, c2, inertia_start and inertia_end must be >= 0")
         if local_search_every < 0:
             raise ValueError(f"local_search_every must be >= 0 (0: no local search), got {local_search_every}")
-        self.swarm_size = swarm_size
+        self.population_size = population_size
         self.max_iterations = max_iterations
         self.c1 = c1
         self.c2 = c2
@@ -423,10 +429,10 @@ class SwapPSO(Solver):
             run.restarts += 1
 
     def _fly(self, space: RowPermutationSpace, rng: np.random.Generator, run: Run) -> tuple[np.ndarray, int]:
-        """One swarm of `swarm_size` particles for at most `max_iterations` iterations: its best grid and cost."""
+        """One swarm of `population_size` particles for at most `max_iterations` iterations: its best grid and cost."""
         puzzle = space.puzzle
         swarm = []
-        for _ in range(self.swarm_size):
+        for _ in range(self.population_size):
             position = space.decode(space.random(rng)).cells
             swarm.append(Particle(position, _evaluate(puzzle, position, run)))
         leader = min(swarm, key=lambda particle: particle.best_cost)
@@ -484,6 +490,8 @@ def _polish(
 class MealpyPSO(Solver):
     """mealpy's OriginalPSO (inertia w, coefficients c1 and c2) over a continuous encoding of the free cells.
 
+    Lesson 03, sections 8 (encodage continu) and 10 (clés aléatoires).
+
     Defaults are Clerc's constriction values (w = 0.7298, c1 = c2 = 1.49618).
     `space` is "continuous" (one real in [1, n + 1) per free cell, decoded by
     rounding down) or "random-key" (one key in [0, 1) per free cell, each row's
@@ -497,18 +505,20 @@ class MealpyPSO(Solver):
     def __init__(
         self,
         space: str = "continuous",
-        pop_size: int = 60,
-        epochs: int = 300,
+        population_size: int = 60,
+        max_iterations: int = 300,
         w: float = 0.7298,
         c1: float = 1.49618,
         c2: float = 1.49618,
     ) -> None:
         space_class(space, CONTINUOUS_SPACES)
-        if pop_size < 5 or epochs < 1:
-            raise ValueError(f"mealpy needs pop_size >= 5 and epochs >= 1, got {pop_size} and {epochs}")
+        if population_size < 5 or max_iterations < 1:
+            raise ValueError(
+                f"mealpy needs population_size >= 5 and max_iterations >= 1, got {population_size} and {max_iterations}"
+            )
         self.space = space
-        self.pop_size = pop_size
-        self.epochs = epochs
+        self.population_size = population_size
+        self.max_iterations = max_iterations
         self.w = w
         self.c1 = c1
         self.c2 = c2
@@ -516,5 +526,11 @@ class MealpyPSO(Solver):
     def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
         from mealpy.swarm_based.PSO import OriginalPSO
 
-        params = {"epoch": self.epochs, "pop_size": self.pop_size, "c1": self.c1, "c2": self.c2, "w": self.w}
+        params = {
+            "epoch": self.max_iterations,
+            "pop_size": self.population_size,
+            "c1": self.c1,
+            "c2": self.c2,
+            "w": self.w,
+        }
         return run_mealpy(OriginalPSO, params, space_class(self.space)(puzzle), run, rng)

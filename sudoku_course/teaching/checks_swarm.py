@@ -72,7 +72,8 @@ def _size_judge(puzzles: list[SudokuGrid], sizes: tuple[int, ...], seeds: tuple[
         if (np.asarray(result["median_seconds"], dtype=float) < 0).any():
             return "un temps médian est négatif"
         expected = [
-            _outcomes(lambda size=size: WorkerExplorerSwarm(n_organisms=size), puzzles, seeds, budget) for size in sizes
+            _outcomes(lambda size=size: WorkerExplorerSwarm(population_size=size), puzzles, seeds, budget)
+            for size in sizes
         ]
         return _same_numbers("taux de succès", result["success_rate"], [e[0] for e in expected]) or _same_numbers(
             "évaluations médianes", result["median_evaluations"], [e[1] for e in expected]
@@ -110,7 +111,7 @@ def check_swarm_size_study(
 
     Expected: one row per size, in the order of `sizes`, with columns size,
     success_rate, median_evaluations and median_seconds; each size runs
-    `WorkerExplorerSwarm(n_organisms=size)` on every puzzle with every seed
+    `WorkerExplorerSwarm(population_size=size)` on every puzzle with every seed
     and a budget of `budget` evaluations.
     """
     return run_check("swarm_size_study", swarm_size_study, swarm_size_cases(), time_limit=time_limit, strict=strict)
@@ -125,7 +126,7 @@ def _convergence_judge(puzzle: SudokuGrid, max_epochs: int, seed: int) -> Judge:
             return f"{len(result)} valeurs pour au plus {max_epochs} époques"
         if (np.diff(np.asarray(result, dtype=np.int64)) > 0).any():
             return "le meilleur coût ne doit jamais remonter d'une époque à la suivante"
-        solver = WorkerExplorerSwarm(n_organisms=100, max_epochs=max_epochs, max_attempts=1)
+        solver = WorkerExplorerSwarm(population_size=100, max_iterations=max_epochs, max_attempts=1)
         expected = solver.solve(puzzle, seed=seed).history
         if list(map(int, result)) != expected:
             return (
@@ -156,7 +157,7 @@ def check_track_convergence(
     """Check `track_convergence(puzzle, max_epochs, seed) -> list[int]`.
 
     Expected: the best cost after each epoch of one attempt of
-    `WorkerExplorerSwarm(n_organisms=100, max_epochs=max_epochs, max_attempts=1)`
+    `WorkerExplorerSwarm(population_size=100, max_iterations=max_epochs, max_attempts=1)`
     run with `seed` (the list stops early when the puzzle is solved).
     """
     return run_check("track_convergence", track_convergence, convergence_cases(), time_limit=time_limit, strict=strict)
@@ -272,7 +273,7 @@ def _search_judge(param_grid: dict[str, list], puzzles: list[SudokuGrid], seeds:
 
 def grid_search_cases() -> list[Case]:
     temoin, small = SudokuGrid.from_string(TEMOIN), SudokuGrid.from_string(SMALL)
-    fast = {"swarm_size": [10], "max_iterations": [40]}
+    fast = {"population_size": [10], "max_iterations": [40]}
     two_by_two = {"c1": [1.0, 2.0], "c2": [0.5, 2.0], **fast}
     inertia = {"inertia_end": [0.1, 0.6], "local_search_every": [0, 10], **fast}
     return [
