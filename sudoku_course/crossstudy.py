@@ -107,11 +107,11 @@ def engine(
         raise ValueError(f"unknown algorithm {algorithm!r}; expected one of {list(ALGORITHMS)}")
     name = ENGINE_NAMES[algorithm, space]
     params = {
-        "mealpy-pso": {"space": space, "pop_size": population, "epochs": generations},
-        "mealpy-ga": {"space": space, "pop_size": population, "epochs": generations},
-        "swap-pso": {"swarm_size": population, "max_iterations": generations},
-        "perm-ga": {"space": space, "population_size": population, "generations": generations},
-        "space-annealing": {"space": space, "chain_length": population, "temperatures": generations},
+        "mealpy-pso": {"space": space, "population_size": population, "max_iterations": generations},
+        "mealpy-ga": {"space": space, "population_size": population, "max_iterations": generations},
+        "swap-pso": {"population_size": population, "max_iterations": generations},
+        "perm-ga": {"space": space, "population_size": population, "max_iterations": generations},
+        "space-annealing": {"space": space, "chain_length": population, "max_iterations": generations},
     }[name]
     if observer is not None:
         if algorithm != "GA":

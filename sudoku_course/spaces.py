@@ -10,6 +10,12 @@ invariant, and give the cost (conflicts of the decoded grid).
 - RowPermutationSpace: each row's free cells hold a permutation of the row's
   missing digits, so rows never conflict; a move swaps two free cells of a row.
 - BoxPermutationSpace: the same, box by box.
+  Both take optional `candidates` (the restricted representation): a cell with a
+  single candidate becomes a given, and every free cell keeps one of its
+  candidates. A random candidate is then a random matching of each unit's cells
+  to its digits (`random_matching`), a move swaps two cells or rotates three of
+  one unit within their candidates, and `repair` re-matches the units whose
+  cells left their candidates.
 - ContinuousSpace: one real per free cell in [1, n + 1), decoded by floor.
 - RandomKeySpace: one real key per free cell in [0, 1); each row's missing
   digits go to its free cells in the order of their keys, so rows never conflict.
@@ -17,13 +23,20 @@ invariant, and give the cost (conflicts of the decoded grid).
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cached_property
+from itertools import combinations
 
 import numpy as np
 
 from .cost import conflicts
-from .grid import SudokuGrid, as_grid
+from .grid import InvalidPuzzleError, SudokuGrid, as_grid
+
+RESTRICTED_MOVE_TRIES = 16
+"""Random moves a restricted space draws for each candidate of `neighbours`; it makes the first that keeps
+every cell within its candidates (if none does, the candidate stays as is)."""
 
 
 class Space(ABC):
@@ -150,14 +163,32 @@ class PermutationSpace(Space):
 
     Subclasses choose the kind of unit (`unit_kind`, "rows" or "boxes"). A move
     swaps two free cells of one unit, so the invariant always holds.
+
+    With `candidates` (one mask per flat cell of the puzzle, bit d set when digit d
+    is allowed, as `solvers.exact.propagated_candidates` gives them), the space is
+    restricted: cells with a single candidate become givens of `self.puzzle`, and
+    the invariant also asks every free cell to hold one of its candidates. Swaps
+    alone do not connect the restricted candidates of a unit (cells allowed {1, 2},
+    {2, 3} and {1, 3} hold 1 2 3 or 2 3 1, and only a rotation of the three links
+    them), so a move is a swap or a rotation of three cells, drawn at random among
+    those that keep every cell within its candidates.
     """
 
     unit_kind: str
 
-    def __init__(self, puzzle: SudokuGrid) -> None:
+    def __init__(self, puzzle: SudokuGrid, candidates: Sequence[int] | None = None) -> None:
+        if candidates is not None:
+            puzzle = as_grid(puzzle)
+            if len(candidates) != puzzle.cells.size:
+                raise ValueError(f"expected {puzzle.cells.size} candidate masks, one per cell, got {len(candidates)}")
+            puzzle = fixed_by_candidates(puzzle, candidates)
         super().__init__(puzzle)
         self.segments, self.missing = _segments(self.puzzle, self.free_cells, self._units())
         self._swappable = [segment for segment in self.segments if len(segment) >= 2]
+        self.candidates = None if candidates is None else list(candidates)
+        self._every_digit = [(1 << (self.puzzle.size + 1)) - 2] * self.puzzle.cells.size  # bits 1..n
+        # allowed[k]: the candidate mask of position k (every digit when the space is not restricted)
+        self.allowed = np.array(self.candidates or self._every_digit, dtype=np.int64)[self.free_cells]
 
     def _units(self) -> tuple[tuple[int, ...], ...]:
         return getattr(self.puzzle.layout, self.unit_kind)
@@ -167,11 +198,54 @@ class PermutationSpace(Space):
         givens = self.puzzle.givens.ravel()
         return np.array([cell for unit in self._units() for cell in unit if not givens[cell]], dtype=np.int64)
 
+    @property
+    def restricted(self) -> bool:
+        """True if every free cell must keep one of its candidates."""
+        return self.candidates is not None
+
     def random(self, rng: np.random.Generator) -> np.ndarray:
         candidate = np.zeros(self.dimension, dtype=np.int64)
         for segment, digits in zip(self.segments, self.missing, strict=True):
-            candidate[segment] = rng.permutation(digits)
+            if self.restricted:
+                cells = self.free_cells[segment].tolist()
+                candidate[segment] = random_matching(cells, digits.tolist(), self.candidates, rng)
+            else:
+                candidate[segment] = rng.permutation(digits)
         return candidate
+
+    def within_candidates(self, candidate: np.ndarray) -> np.ndarray:
+        """For each position, True if its digit is one of its cell's candidates (always, unrestricted)."""
+        return (self.allowed >> np.asarray(candidate, dtype=np.int64)) & 1 == 1
+
+    def repair(self, candidate: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """The candidate with every unit that breaks the invariant re-matched; other units unchanged.
+
+        A unit that holds its digits but has cells outside their candidates first re-matches those cells
+        alone, among their own digits; if that is impossible, or if the unit does not hold its digits, the
+        whole unit is re-matched, its cells keeping their digits when they can (`random_matching` tries
+        each cell's current digit first). Only the unit's own cells and digits are matched: no search
+        over the grid.
+        """
+        repaired = np.array(self._checked(candidate), dtype=np.int64)
+        inside = self.within_candidates(repaired)
+        masks = self.candidates or self._every_digit
+        for segment, digits in zip(self.segments, self.missing, strict=True):
+            values = repaired[segment]
+            if not np.array_equal(np.sort(values), digits):  # not a permutation: match the whole unit again
+                cells, wrong = self.free_cells[segment].tolist(), segment
+            elif inside[segment].all():
+                continue
+            else:  # a permutation with cells outside their candidates: first re-match those cells alone
+                wrong = segment[~inside[segment]]
+                cells = self.free_cells[wrong].tolist()
+                try:
+                    repaired[wrong] = random_matching(cells, repaired[wrong].tolist(), masks, rng)
+                    continue
+                except InvalidPuzzleError:  # their digits cannot go round them: match the whole unit
+                    cells, wrong = self.free_cells[segment].tolist(), segment
+            preferred = dict(zip(cells, values.tolist(), strict=True))
+            repaired[wrong] = random_matching(cells, digits.tolist(), masks, rng, preferred)
+        return repaired
 
     def random_swap(self, rng: np.random.Generator) -> tuple[int, int]:
         """Two distinct candidate positions of one segment, the segment drawn among those with 2+ free cells."""
@@ -184,19 +258,155 @@ class PermutationSpace(Space):
         return int(segment[first]), int(segment[second])
 
     def neighbour(self, candidate: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """Swap two positions of one segment (a copy if no segment has two free cells)."""
+        """Swap two positions of one segment (a copy if no segment has two free cells).
+
+        Restricted: one move of `neighbours`, a swap or a rotation that keeps every cell within its candidates.
+        """
         new = np.array(self._checked(candidate))
+        if self.restricted:
+            return self.neighbours(new[None, :], rng)[0]
         if self._swappable:
             i, j = self.random_swap(rng)
             new[i], new[j] = new[j], new[i]
         return new
 
+    def neighbours(self, batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """One move for each candidate of `batch` (one per row), all drawn at once; `batch` is left unchanged.
+
+        A move swaps two positions of one segment, or (one time in two, when some segment has three
+        positions) rotates three: the first takes the digit of the second, the second that of the
+        third, the third that of the first. In a restricted space the moves are drawn among those whose
+        cells share candidates (`unit_swaps`, `unit_rotations`), RESTRICTED_MOVE_TRIES at a time, and a
+        candidate makes the first one that keeps every cell within its candidates (none: it stays as is).
+        """
+        batch = np.array(batch, dtype=np.int64)
+        swaps, rotations = self._moves
+        if not len(swaps) and not len(rotations):
+            return batch
+        count, tries = len(batch), RESTRICTED_MOVE_TRIES if self.restricted else 1
+        rotate = rng.random((count, tries)) < (0.5 if len(swaps) else 1.0)
+        if not len(rotations):
+            rotate[:] = False
+        picks = np.where(
+            rotate,
+            len(swaps) + rng.integers(max(1, len(rotations)), size=(count, tries)),
+            rng.integers(max(1, len(swaps)), size=(count, tries)),
+        )
+        i, j, k = np.moveaxis(np.concatenate([swaps, rotations])[picks], -1, 0)  # k = -1 for a swap
+        k = np.where(rotate, k, j)  # a swap as a rotation (i, j, j): i takes j's digit, then j takes i's
+        rows = np.arange(count)[:, None]
+        digit_i, digit_j, digit_k = batch[rows, i], batch[rows, j], batch[rows, k]
+        allowed = self.allowed
+        fits = (allowed[i] >> digit_j) & (allowed[j] >> digit_k) & (allowed[k] >> digit_i) & 1 == 1
+        first = fits.argmax(axis=1)
+        moving = np.flatnonzero(fits[np.arange(count), first])
+        pick = first[moving]
+        i, j, k = i[moving, pick], j[moving, pick], k[moving, pick]
+        digit_i, digit_j, digit_k = batch[moving, i], batch[moving, j], batch[moving, k]
+        # in that order: for a swap (k == j), j is written twice and keeps the digit of i
+        batch[moving, i], batch[moving, j], batch[moving, k] = digit_j, digit_k, digit_i
+        return batch
+
+    @cached_property
+    def _moves(self) -> tuple[np.ndarray, np.ndarray]:
+        """The swaps (rows (i, j, -1)) and rotations (rows (i, j, k)) a move draws from, as candidate positions;
+        unrestricted, the swaps of every pair of positions of a segment and no rotation."""
+        segments = [segment.tolist() for segment in self.segments]
+        masks = self.allowed.tolist()
+        swaps = [(i, j, -1) for i, j in unit_swaps(segments, masks)]
+        rotations = unit_rotations(segments, masks) if self.restricted else []
+        return np.array(swaps, dtype=np.int64).reshape(-1, 3), np.array(rotations, dtype=np.int64).reshape(-1, 3)
+
     def is_valid(self, candidate: np.ndarray) -> bool:
         values = np.asarray(candidate)
-        return self._has_shape(values) and all(
-            np.array_equal(np.sort(values[segment]), digits)
-            for segment, digits in zip(self.segments, self.missing, strict=True)
+        return (
+            self._has_shape(values)
+            and all(
+                np.array_equal(np.sort(values[segment]), digits)
+                for segment, digits in zip(self.segments, self.missing, strict=True)
+            )
+            and bool(self.within_candidates(values).all())
         )
+
+
+def unit_swaps(units: Sequence[Sequence[int]], candidates: Sequence[int]) -> list[tuple[int, int]]:
+    """Every pair of cells of one unit that share two candidates or more (the only pairs a swap can exchange
+    while both keep a candidate). `candidates[cell]`: bit d set when digit d is allowed in that cell."""
+    return [
+        (i, j)
+        for unit in units
+        for a, i in enumerate(unit)
+        for j in unit[a + 1 :]
+        if (candidates[i] & candidates[j]).bit_count() >= 2
+    ]
+
+
+def unit_rotations(units: Sequence[Sequence[int]], candidates: Sequence[int]) -> list[tuple[int, int, int]]:
+    """Every rotation (i, j, k) of three cells of one unit, in both directions (i takes the digit of j, j that
+    of k, k that of i), leaving out those where two of the cells share no candidate (one could never take the
+    other's digit)."""
+    return [
+        rotation
+        for unit in units
+        for i, j, k in combinations(unit, 3)
+        if candidates[i] & candidates[j] and candidates[j] & candidates[k] and candidates[k] & candidates[i]
+        for rotation in ((i, j, k), (i, k, j))
+    ]
+
+
+def fixed_by_candidates(puzzle: SudokuGrid, candidates: Sequence[int]) -> SudokuGrid:
+    """The puzzle with every cell that has a single candidate filled and treated as a given."""
+    digits = [mask.bit_length() - 1 if (mask & (mask - 1)) == 0 else 0 for mask in candidates]
+    cells = np.where(puzzle.cells.ravel() != 0, puzzle.cells.ravel(), digits)
+    return SudokuGrid(cells.reshape(puzzle.cells.shape), puzzle.box_size)
+
+
+def random_matching(
+    cells: list[int],
+    digits: list[int],
+    candidates: Sequence[int],
+    rng: np.random.Generator,
+    preferred: Mapping[int, int] | None = None,
+) -> list[int]:
+    """A random assignment of distinct `digits` to the flat `cells` of one unit (the digit of each cell, in
+    order), each cell getting one of its candidates (`candidates[cell]`: bit d set when digit d is allowed).
+
+    Augmenting paths (Kuhn's algorithm) over the unit's cells and digits, visited in random order; a
+    cell tries its `preferred` digit first, if it has one. Raises InvalidPuzzleError when no such
+    assignment exists (the puzzle has no solution).
+    """
+    owner: dict[int, int] = {}  # digit -> cell
+    preferred = preferred or {}
+    wanted = set(digits)
+    # One random order of the digits, each cell reading it from its own random start: two draws per call,
+    # instead of one shuffle per visit of a cell (augmenting paths visit cells many times).
+    order = rng.permutation(digits).tolist()
+    start = dict(zip(cells, rng.integers(len(order), size=len(cells)).tolist(), strict=True))
+
+    def place(cell: int, seen: set[int]) -> bool:
+        first = start[cell]
+        tried = order[first:] + order[:first]
+        if preferred.get(cell) in wanted:
+            tried.insert(0, preferred[cell])
+        mask = candidates[cell]
+        for digit in tried:
+            if mask >> digit & 1 and digit not in seen:
+                seen.add(digit)
+                if digit not in owner or place(owner[digit], seen):
+                    owner[digit] = cell
+                    return True
+        return False
+
+    for cell in rng.permutation(cells).tolist():
+        if not place(cell, set()):
+            row, column = divmod(cell, math.isqrt(len(candidates)))
+            raise InvalidPuzzleError(
+                f"the puzzle has no solution: no digit left for the cell at row {row + 1}, column {column + 1}",
+                "no-solution",
+                cells=((row, column),),
+            )
+    digit_of = {cell: digit for digit, cell in owner.items()}
+    return [digit_of[cell] for cell in cells]
 
 
 class RowPermutationSpace(PermutationSpace):

@@ -72,13 +72,13 @@ def table_of(costs, puzzle: str = "p") -> pd.DataFrame:
 @pytest.mark.parametrize(
     ("rep", "algo", "cls", "params"),
     [
-        ("R1", "PSO", MealpyPSO, {"space": "continuous", "pop_size": 40, "epochs": 200}),
-        ("R3", "PSO", MealpyPSO, {"space": "random-key", "pop_size": 40, "epochs": 200}),
-        ("R2", "PSO", SwapPSO, {"swarm_size": 40, "max_iterations": 200}),
-        ("R1", "GA", MealpyGA, {"space": "continuous", "pop_size": 40, "epochs": 200}),
-        ("R2", "GA", PermutationGA, {"space": "rows", "population_size": 40, "generations": 200}),
-        ("R1", "SA", SpaceAnnealing, {"space": "continuous", "chain_length": 40, "temperatures": 200}),
-        ("R2", "SA", SpaceAnnealing, {"space": "rows", "chain_length": 40, "temperatures": 200}),
+        ("R1", "PSO", MealpyPSO, {"space": "continuous", "population_size": 40, "max_iterations": 200}),
+        ("R3", "PSO", MealpyPSO, {"space": "random-key", "population_size": 40, "max_iterations": 200}),
+        ("R2", "PSO", SwapPSO, {"population_size": 40, "max_iterations": 200}),
+        ("R1", "GA", MealpyGA, {"space": "continuous", "population_size": 40, "max_iterations": 200}),
+        ("R2", "GA", PermutationGA, {"space": "rows", "population_size": 40, "max_iterations": 200}),
+        ("R1", "SA", SpaceAnnealing, {"space": "continuous", "chain_length": 40, "max_iterations": 200}),
+        ("R2", "SA", SpaceAnnealing, {"space": "rows", "chain_length": 40, "max_iterations": 200}),
     ],
 )
 def test_each_cell_gets_its_engine_with_the_protocol_settings(rep, algo, cls, params):

@@ -15,13 +15,13 @@ from sudoku_course.spaces import RowPermutationSpace
 
 SMALL = "1.3.3..22...4.21"  # a 4 x 4 puzzle with one solution
 FAST = {  # label -> (solver, small settings): each run takes a fraction of a second
-    "perm-ga": ("perm-ga", {"population_size": 20, "generations": 40}),
-    "perm-ga-boxes": ("perm-ga", {"space": "boxes", "population_size": 20, "generations": 40}),
-    "mealpy-ga": ("mealpy-ga", {"pop_size": 10, "epochs": 15}),
-    "mealpy-ga-keys": ("mealpy-ga", {"space": "random-key", "pop_size": 10, "epochs": 15}),
-    "annealing-rows": ("space-annealing", {"space": "rows", "chain_length": 20, "temperatures": 40}),
-    "annealing-continuous": ("space-annealing", {"space": "continuous", "chain_length": 20, "temperatures": 20}),
-    "annealing-keys": ("space-annealing", {"space": "random-key", "chain_length": 20, "temperatures": 20}),
+    "perm-ga": ("perm-ga", {"population_size": 20, "max_iterations": 40}),
+    "perm-ga-boxes": ("perm-ga", {"space": "boxes", "population_size": 20, "max_iterations": 40}),
+    "mealpy-ga": ("mealpy-ga", {"population_size": 10, "max_iterations": 15}),
+    "mealpy-ga-keys": ("mealpy-ga", {"space": "random-key", "population_size": 10, "max_iterations": 15}),
+    "annealing-rows": ("space-annealing", {"space": "rows", "chain_length": 20, "max_iterations": 40}),
+    "annealing-continuous": ("space-annealing", {"space": "continuous", "chain_length": 20, "max_iterations": 20}),
+    "annealing-keys": ("space-annealing", {"space": "random-key", "chain_length": 20, "max_iterations": 20}),
 }
 LABELS = list(FAST)
 
@@ -45,7 +45,7 @@ def test_registry_names():
         (PermutationGA, {"elitism": 40}, "elitism"),
         (PermutationGA, {"mutation_rate": 1.5}, "mutation_rate"),
         (MealpyGA, {"space": "rows"}, "unknown space 'rows'"),
-        (MealpyGA, {"pop_size": 9}, "pop_size >= 10"),
+        (MealpyGA, {"population_size": 9}, "population_size >= 10"),
         (MealpyGA, {"pm": 0}, "pc and pm"),
         (SpaceAnnealing, {"space": "diagonals"}, "unknown space 'diagonals'"),
         (SpaceAnnealing, {"t0": 0.01}, "t0 > t_end > 0"),
@@ -106,12 +106,12 @@ def test_a_generation_costs_one_population(label):
 
 
 def test_annealing_counts_its_initial_state_and_each_move():
-    result = get_solver("space-annealing", chain_length=5, temperatures=3).solve(load_bank("hard")[0], seed=0)
+    result = get_solver("space-annealing", chain_length=5, max_iterations=3).solve(load_bank("hard")[0], seed=0)
     assert result.iterations == 3 and result.evaluations == 1 + 5 * 3
 
 
 def test_annealing_schedule_runs_from_t0_to_t_end():
-    solver = SpaceAnnealing(t0=2.0, t_end=0.1, temperatures=5)
+    solver = SpaceAnnealing(t0=2.0, t_end=0.1, max_iterations=5)
     temperatures = [solver.temperature(step) for step in range(5)]
     assert temperatures[0] == pytest.approx(2.0) and temperatures[-1] == pytest.approx(0.1)
     assert all(a > b for a, b in zip(temperatures, temperatures[1:], strict=False))
@@ -139,7 +139,7 @@ def test_elitism_keeps_the_best_population_cost_from_rising():
     puzzle = load_bank("medium")[0]
     space = RowPermutationSpace(puzzle)
     solver = get_solver(
-        "perm-ga", population_size=10, generations=30, observer=lambda pop: costs.append(min(map(space.cost, pop)))
+        "perm-ga", population_size=10, max_iterations=30, observer=lambda pop: costs.append(min(map(space.cost, pop)))
     )
     solver.solve(puzzle, seed=2)
     assert costs == sorted(costs, reverse=True)
@@ -162,7 +162,7 @@ def test_row_permutation_engines_solve_the_temoin_within_the_design_budget():
 
 
 def test_mealpy_ga_on_rounded_reals_leaves_conflicts_and_row_duplicates():
-    result = get_solver("mealpy-ga", pop_size=20, epochs=30).solve(reference(), seed=0)
+    result = get_solver("mealpy-ga", population_size=20, max_iterations=30).solve(reference(), seed=0)
     assert result.cost > 0 and result.evaluations == 20 + 30 * 20
     assert unit_conflicts(result.grid)["rows"] > 0
 

@@ -9,15 +9,20 @@ from hypothesis import strategies as st
 
 from sudoku_course.cost import conflicts, unit_conflicts
 from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
+from sudoku_course.puzzles import load_bank
+from sudoku_course.solvers.exact import propagated_candidates
 from sudoku_course.spaces import (
     CONTINUOUS_SPACES,
     PERMUTATION_SPACES,
     BoxPermutationSpace,
     CellSpace,
     ContinuousSpace,
+    PermutationSpace,
     RandomKeySpace,
     RowPermutationSpace,
     Space,
+    fixed_by_candidates,
+    random_matching,
     space_class,
 )
 from sudoku_course.spaces import SPACES as NAMED_SPACES
@@ -338,3 +343,74 @@ def test_space_class_finds_every_space_by_name_and_refuses_the_others():
         space_class("rows", CONTINUOUS_SPACES)
     with pytest.raises(ValueError, match="unknown space 'diagonals'"):
         space_class("diagonals", PERMUTATION_SPACES)
+
+
+# ---------------------------------------------------------- restricted spaces
+def restricted(space_class: type[PermutationSpace], bank: str = "hard", index: int = 0) -> PermutationSpace:
+    puzzle = load_bank(bank)[index]
+    return space_class(puzzle, propagated_candidates(puzzle))
+
+
+@pytest.mark.parametrize("space_class", [RowPermutationSpace, BoxPermutationSpace])
+def test_restricted_space_fixes_single_candidates_and_keeps_the_others(space_class):
+    puzzle = load_bank("hard")[0]
+    candidates = propagated_candidates(puzzle)
+    space = space_class(puzzle, candidates)
+    assert space.restricted and not space_class(puzzle).restricted
+    assert space.puzzle == fixed_by_candidates(puzzle, candidates) and space.dimension < space_class(puzzle).dimension
+    assert all(candidates[cell].bit_count() >= 2 for cell in space.free_cells.tolist())
+    with pytest.raises(ValueError, match="81 candidate masks"):
+        space_class(puzzle, candidates[:80])
+
+
+@FAST
+@given(seed=SEEDS)
+@pytest.mark.parametrize("space_class", [RowPermutationSpace, BoxPermutationSpace])
+def test_restricted_candidates_and_moves_stay_within_the_candidates(space_class, seed):
+    space = restricted(space_class, "expert", seed % 3)
+    rng = np.random.default_rng(seed)
+    batch = np.array([space.random(rng) for _ in range(20)])
+    assert all(space.is_valid(candidate) for candidate in batch)
+    for _ in range(10):
+        moved = space.neighbours(batch, rng)
+        assert all(space.is_valid(candidate) for candidate in moved)
+        assert ((moved != batch).sum(axis=1) <= 3).all()  # one swap or one rotation each
+        batch = moved
+    assert space.is_valid(space.neighbour(batch[0], rng))
+
+
+def test_restricted_moves_reach_new_states_by_swaps_and_rotations():
+    space = restricted(RowPermutationSpace, "expert", 1)
+    rng = np.random.default_rng(0)
+    start = np.array([space.random(rng)] * 400)
+    changed = (space.neighbours(start, rng) != start).sum(axis=1)
+    assert set(changed.tolist()) >= {2, 3}  # swaps and rotations both happen
+
+
+@FAST
+@given(seed=SEEDS)
+def test_repair_puts_any_permutation_back_within_the_candidates(seed):
+    space = restricted(RowPermutationSpace, "hard", seed % 4)
+    rng = np.random.default_rng(seed)
+    plain = RowPermutationSpace(space.puzzle).random(rng)  # rows are permutations, candidates ignored
+    repaired = space.repair(plain, rng)
+    assert space.is_valid(repaired) and not np.shares_memory(repaired, plain)
+    valid = space.random(rng)
+    assert np.array_equal(space.repair(valid, rng), valid)  # nothing to repair: unchanged
+    broken = valid.copy()
+    i, j = space.random_swap(rng)  # two cells of one row exchanged, maybe outside their candidates
+    broken[i], broken[j] = broken[j], broken[i]
+    fixed = space.repair(broken, rng)
+    assert space.is_valid(fixed)
+    untouched = [segment for segment in space.segments if i not in segment]
+    assert all(np.array_equal(fixed[segment], valid[segment]) for segment in untouched)
+
+
+def test_random_matching_keeps_candidates_prefers_current_digits_and_reports_dead_ends():
+    rng = np.random.default_rng(3)
+    candidates = [0b0110, 0b1100, 0b1010] + [0] * 78  # cells 0, 1, 2 allow {1, 2}, {2, 3}, {1, 3}
+    seen = {tuple(random_matching([0, 1, 2], [1, 2, 3], candidates, rng)) for _ in range(50)}
+    assert seen == {(1, 2, 3), (2, 3, 1)}
+    assert random_matching([0, 1, 2], [1, 2, 3], candidates, rng, {0: 2, 1: 3, 2: 1}) == [2, 3, 1]
+    with pytest.raises(InvalidPuzzleError, match="no solution"):
+        random_matching([0, 1, 2], [1, 2, 3], [0b0110, 0b0110, 0b0110] + [0] * 78, rng)

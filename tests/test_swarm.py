@@ -25,11 +25,11 @@ from sudoku_course.spaces import RowPermutationSpace
 
 SMALL = "1.3.3..22...4.21"  # a 4 x 4 puzzle with one solution
 FAST = {  # small settings, so that each run takes a fraction of a second
-    "swarm": {"n_organisms": 40, "max_epochs": 200, "max_attempts": 2},
-    "swap-pso": {"swarm_size": 20, "max_iterations": 60},
-    "memetic": {"swarm_size": 20, "max_iterations": 60, "local_search_every": 10},
-    "mealpy-continuous": {"pop_size": 10, "epochs": 15},
-    "mealpy-random-key": {"space": "random-key", "pop_size": 10, "epochs": 15},
+    "swarm": {"population_size": 40, "max_iterations": 200, "max_attempts": 2},
+    "swap-pso": {"population_size": 20, "max_iterations": 60},
+    "memetic": {"population_size": 20, "max_iterations": 60, "local_search_every": 10},
+    "mealpy-continuous": {"population_size": 10, "max_iterations": 15},
+    "mealpy-random-key": {"space": "random-key", "population_size": 10, "max_iterations": 15},
 }
 
 
@@ -54,15 +54,15 @@ def test_registry_names():
 @pytest.mark.parametrize(
     ("cls", "params", "message"),
     [
-        (WorkerExplorerSwarm, {"n_organisms": 10, "worker_ratio": 1.0}, "at least one worker and one explorer"),
+        (WorkerExplorerSwarm, {"population_size": 10, "worker_ratio": 1.0}, "at least one worker and one explorer"),
         (WorkerExplorerSwarm, {"max_age": 0}, "max_age must be at least 1"),
         (WorkerExplorerSwarm, {"mutation_rate": 2}, "mutation_rate must lie in"),
         (WorkerExplorerSwarm, {"stagnation_limit": 0}, "stagnation_limit"),
-        (SwapPSO, {"swarm_size": 0}, "at least 1"),
+        (SwapPSO, {"population_size": 0}, "at least 1"),
         (SwapPSO, {"c1": -1}, ">= 0"),
         (SwapPSO, {"local_search_every": -2}, "local_search_every"),
         (MealpyPSO, {"space": "cells"}, "unknown space 'cells'"),
-        (MealpyPSO, {"pop_size": 3}, "pop_size >= 5"),
+        (MealpyPSO, {"population_size": 3}, "population_size >= 5"),
     ],
 )
 def test_bad_parameters_are_refused(cls, params, message):
@@ -170,10 +170,10 @@ def test_same_seed_same_run_on_the_temoin(label):
 @pytest.mark.parametrize(
     ("solver", "slack"),
     [
-        (WorkerExplorerSwarm(n_organisms=40), 2 * 40 + 1),
-        (SwapPSO(swarm_size=20), 0),
-        (SwapPSO(swarm_size=20, local_search_every=2), 0),
-        (MealpyPSO(pop_size=10, epochs=100), 0),
+        (WorkerExplorerSwarm(population_size=40), 2 * 40 + 1),
+        (SwapPSO(population_size=20), 0),
+        (SwapPSO(population_size=20, local_search_every=2), 0),
+        (MealpyPSO(population_size=10, max_iterations=100), 0),
     ],
     ids=["swarm", "swap-pso", "memetic", "mealpy"],
 )
@@ -201,13 +201,13 @@ def test_worker_swarm_solves_the_temoin():
 
 def test_worker_swarm_stagnates_at_a_few_conflicts():
     """Easy puzzle 4, one short attempt: the hive stalls two conflicts from a solution."""
-    result = get_solver("swarm", max_epochs=600, max_attempts=1).solve(load_bank("easy")[4], seed=0)
+    result = get_solver("swarm", max_iterations=600, max_attempts=1).solve(load_bank("easy")[4], seed=0)
     assert 1 <= result.cost <= 4
     assert result.history[-1] == result.history[-200]  # no progress over the last 200 epochs
 
 
 def test_worker_swarm_restarts_and_polishes_on_stagnation():
-    solver = get_solver("swarm", n_organisms=40, max_epochs=100, max_attempts=3, stagnation_limit=20)
+    solver = get_solver("swarm", population_size=40, max_iterations=100, max_attempts=3, stagnation_limit=20)
     result = solver.solve(load_bank("easy")[4], seed=0)
     assert result.restarts == 2 and result.stats["local_searches"] > 0
 
@@ -225,6 +225,6 @@ def test_memetic_swap_pso_solves_the_temoin_in_fewer_iterations_than_the_pure_on
 
 def test_mealpy_on_the_continuous_space_leaves_conflicts(capsys):
     for seed in (0, 1):
-        result = get_solver("mealpy-pso", pop_size=20, epochs=30).solve(reference(), seed=seed)
+        result = get_solver("mealpy-pso", population_size=20, max_iterations=30).solve(reference(), seed=seed)
         assert result.cost > 0 and result.evaluations == 20 + 30 * 20
     assert capsys.readouterr().out == ""  # mealpy stays silent

@@ -2,6 +2,27 @@
 
 The registry maps a name to "module:Class" so that importing this package does
 not import every solver's libraries (mealpy alone takes seconds to import).
+
+Glossary (the same words in every solver):
+
+- evaluation: one computation of the cost (the conflicts) of one candidate grid.
+  `SolveResult.evaluations` counts them; a budget of evaluations is reproducible.
+- iteration: one step of a solver's main loop, one entry of `SolveResult.history`
+  (the best cost so far): a generation of a GA, an epoch of a swarm or of mealpy,
+  one chain of moves at one temperature for an annealer.
+- population_size: how many candidates a population solver keeps at once (the
+  individuals of a GA, the particles of a PSO, the organisms of the hive).
+- max_iterations: the iterations of one run, or of one attempt of a solver that
+  restarts (generations, epochs, temperature chains).
+- max_evaluations, max_restarts, max_attempts (and max_iterations): the solver's
+  own caps. A run of the annealer, the GA, the swap PSO or the hive given a budget
+  (`Budget(evaluations=...)` or `Budget(seconds=...)`) uses its whole budget,
+  restarting as often as it needs: the caps only stop runs without one. mealpy's
+  PSO and the lesson-04 engines (`engines.py`) stop after max_iterations anyway.
+- restart (attempt): a new start from fresh random candidates, the best grid
+  found so far being kept.
+- restrict: the restricted representation: cells fixed by naked and hidden
+  singles become givens and every other cell keeps one of its candidates.
 """
 
 from __future__ import annotations

@@ -27,14 +27,22 @@ import random
 import signal
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import combinations
 
 import numpy as np
 from simanneal import Annealer
 
 from ..cost import ConflictTable
-from ..grid import InvalidPuzzleError, SudokuGrid
-from ..spaces import PERMUTATION_SPACES, PermutationSpace, RowPermutationSpace, space_class
+from ..grid import SudokuGrid
+from ..spaces import (
+    PERMUTATION_SPACES,
+    PermutationSpace,
+    RowPermutationSpace,
+    fixed_by_candidates,
+    random_matching,
+    space_class,
+    unit_rotations,
+    unit_swaps,
+)
 from .base import Run, Solver
 from .exact import propagated_candidates
 
@@ -104,29 +112,14 @@ def rotation_chain(
 
 
 # ------------------------------------------------------------------ representation
-def fixed_by_candidates(puzzle: SudokuGrid, candidates: list[int]) -> SudokuGrid:
-    """The puzzle with every cell that has a single candidate filled and treated as a given."""
-    digits = [mask.bit_length() - 1 if (mask & (mask - 1)) == 0 else 0 for mask in candidates]
-    cells = np.where(puzzle.cells.ravel() != 0, puzzle.cells.ravel(), digits)
-    return SudokuGrid(cells.reshape(puzzle.cells.shape), puzzle.box_size)
-
-
 def swap_moves(space: PermutationSpace, candidates: list[int] | None = None) -> list[Move]:
     """Every swap of two free cells of one unit of `space`, each with the digits both cells may hold.
 
     Without candidates every digit is allowed. With candidates, pairs sharing fewer than two digits are
     left out: a swap keeps both cells within their candidates only if both digits are common to them.
     """
-    everything = (1 << (space.puzzle.size + 1)) - 2  # bits 1..n
-    moves = []
-    for segment in space.segments:
-        cells = space.free_cells[segment].tolist()
-        for k, i in enumerate(cells):
-            for j in cells[k + 1 :]:
-                allowed = everything if candidates is None else candidates[i] & candidates[j]
-                if allowed.bit_count() >= 2:
-                    moves.append((i, j, allowed))
-    return moves
+    masks = candidates or [(1 << (space.puzzle.size + 1)) - 2] * space.puzzle.cells.size  # bits 1..n: every digit
+    return [(i, j, masks[i] & masks[j]) for i, j in unit_swaps(_unit_cells(space), masks)]
 
 
 def rotation_moves(space: PermutationSpace, candidates: list[int] | None = None) -> list[Rotation]:
@@ -135,12 +128,13 @@ def rotation_moves(space: PermutationSpace, candidates: list[int] | None = None)
     With candidates, rotations that can never keep the three cells within their candidates (two of the
     cells share no candidate, so one cannot take the other's digit) are left out.
     """
-    rotations = []
-    for segment in space.segments:
-        for i, j, k in combinations(space.free_cells[segment].tolist(), 3):
-            if candidates is None or all(candidates[a] & candidates[b] for a, b in ((i, j), (j, k), (k, i))):
-                rotations += [(i, j, k), (i, k, j)]
-    return rotations
+    masks = candidates or [(1 << (space.puzzle.size + 1)) - 2] * space.puzzle.cells.size
+    return unit_rotations(_unit_cells(space), masks)
+
+
+def _unit_cells(space: PermutationSpace) -> list[list[int]]:
+    """The flat free cells of each unit of the space."""
+    return [space.free_cells[segment].tolist() for segment in space.segments]
 
 
 def random_state(space: PermutationSpace, candidates: list[int] | None, rng: np.random.Generator) -> SudokuGrid:
@@ -150,38 +144,8 @@ def random_state(space: PermutationSpace, candidates: list[int] | None, rng: np.
     cells = space.puzzle.cells.ravel().copy()
     for segment, digits in zip(space.segments, space.missing, strict=True):
         unit_cells = space.free_cells[segment].tolist()
-        for cell, digit in _random_matching(unit_cells, digits.tolist(), candidates, rng).items():
-            cells[cell] = digit
+        cells[unit_cells] = random_matching(unit_cells, digits.tolist(), candidates, rng)
     return space.puzzle.with_cells(cells.reshape(space.puzzle.cells.shape))
-
-
-def _random_matching(
-    cells: list[int], digits: list[int], candidates: list[int], rng: np.random.Generator
-) -> dict[int, int]:
-    """A random assignment of distinct `digits` to `cells`, each cell getting one of its candidates.
-
-    Augmenting paths (Kuhn's algorithm) with cells and digits visited in random order.
-    """
-    owner: dict[int, int] = {}  # digit -> cell
-
-    def place(cell: int, seen: set[int]) -> bool:
-        for digit in rng.permutation(digits).tolist():
-            if candidates[cell] >> digit & 1 and digit not in seen:
-                seen.add(digit)
-                if digit not in owner or place(owner[digit], seen):
-                    owner[digit] = cell
-                    return True
-        return False
-
-    for cell in rng.permutation(cells).tolist():
-        if not place(cell, set()):
-            row, column = divmod(cell, math.isqrt(len(candidates)))
-            raise InvalidPuzzleError(
-                f"the puzzle has no solution: no digit left for the cell at row {row + 1}, column {column + 1}",
-                "no-solution",
-                cells=((row, column),),
-            )
-    return {cell: digit for digit, cell in owner.items()}
 
 
 # ------------------------------------------------------------------ schedule
@@ -242,6 +206,8 @@ class Neighbourhood:
 
 class AnnealingSolver(Solver):
     """The course's annealer: row swaps, incremental deltas, Metropolis rule, geometric cooling.
+
+    Lesson 02, sections 6 (le solveur du cours) and 9 (la restriction aux candidats).
 
     Parameters (None means derived from the puzzle):
     - space: "rows" (swap within a row) or "boxes" (swap within a box).
@@ -472,6 +438,8 @@ class _CompiledChain:
 class NaiveAnnealer(Solver):
     """The source course's annealer: every move copies the state and recounts the whole grid.
 
+    Lesson 02, section 7 (pourquoi le calcul incrémental change tout).
+
     Same space, moves and Metropolis rule as AnnealingSolver, but each move is evaluated from scratch
     with `space.cost` instead of an O(1) delta. Defaults follow the source (t0=1, alpha=0.999, 100 moves
     per temperature, t_min=0.001, 10 restarts). Kept only to measure the speed-up of the incremental delta.
@@ -613,6 +581,8 @@ def _draws(rng: np.random.Generator, count: int, block: int = 4096) -> Iterator[
 
 class SimannealSolver(Solver):
     """The simanneal library on the row-permutation space (see SudokuAnnealer).
+
+    Lesson 02, sections 5 (la bibliothèque simanneal) and 7.
 
     simanneal cools geometrically from t_max to t_min over `steps` moves, without restarts. Default
     t_max: the spread of random moves' deltas, as for AnnealingSolver. An evaluation budget shortens

@@ -39,6 +39,8 @@ MIN_MEALPY_GA_POPULATION = 10
 class PermutationGA(Solver):
     """A generational GA on a permutation space: every row (or box) stays a permutation.
 
+    Lesson 04, section 3 (quatre moteurs, un même budget).
+
     One generation breeds `population_size` children, each from two parents
     drawn among the better half of the population (truncation selection):
 
@@ -58,21 +60,23 @@ class PermutationGA(Solver):
         self,
         space: str = "rows",
         population_size: int = 40,
-        generations: int = 200,
+        max_iterations: int = 200,
         elitism: int = 2,
         mutation_rate: float = 0.7,
         observer: Observer | None = None,
     ) -> None:
         space_class(space, PERMUTATION_SPACES)
-        if population_size < 4 or generations < 1:
-            raise ValueError(f"need population_size >= 4 and generations >= 1, got {population_size}, {generations}")
+        if population_size < 4 or max_iterations < 1:
+            raise ValueError(
+                f"need population_size >= 4 and max_iterations >= 1, got {population_size}, {max_iterations}"
+            )
         if not 0 <= elitism < population_size:
             raise ValueError(f"elitism must be between 0 and population_size - 1, got {elitism}")
         if not 0 <= mutation_rate <= 1:
             raise ValueError(f"mutation_rate must lie in [0, 1], got {mutation_rate}")
         self.space = space
         self.population_size = population_size
-        self.generations = generations
+        self.max_iterations = max_iterations
         self.elitism = elitism
         self.mutation_rate = mutation_rate
         self.observer = observer
@@ -85,7 +89,7 @@ class PermutationGA(Solver):
         if cost.best_cost == 0 or run.exhausted():  # nothing left to evolve: the first population is the result
             run.record(cost.best_cost)
             return cost.best_grid
-        for _ in range(self.generations):
+        for _ in range(self.max_iterations):
             order = np.argsort(costs, kind="stable")
             parents = [population[k] for k in order[: max(2, len(order) // 2)]]
             children = [self.child(space, parents, rng) for _ in range(self.population_size)]
@@ -130,9 +134,11 @@ def _evaluate_all(cost: CountedObjective, candidates: list[np.ndarray], run: Run
 class MealpyGA(Solver):
     """mealpy's BaseGA (tournament selection, uniform crossover, random-reset mutation) on a continuous encoding.
 
+    Lesson 04, section 3 (quatre moteurs, un même budget).
+
     `space` is "continuous" (one real in [1, n + 1) per free cell, rounded
     down) or "random-key" (one key in [0, 1) per free cell, ranked per row).
-    Each epoch breeds `pop_size` children, all evaluated; `pc` is the crossover
+    Each epoch breeds `population_size` children, all evaluated; `pc` is the crossover
     probability and `pm` the probability that a gene is redrawn. mealpy is
     imported on first use and seeded through `solve(..., seed=...)`.
     """
@@ -142,22 +148,23 @@ class MealpyGA(Solver):
     def __init__(
         self,
         space: str = "continuous",
-        pop_size: int = 40,
-        epochs: int = 200,
+        population_size: int = 40,
+        max_iterations: int = 200,
         pc: float = 0.95,
         pm: float = 0.025,
         observer: Observer | None = None,
     ) -> None:
         space_class(space, CONTINUOUS_SPACES)
-        if pop_size < MIN_MEALPY_GA_POPULATION or epochs < 1:
+        if population_size < MIN_MEALPY_GA_POPULATION or max_iterations < 1:
             raise ValueError(
-                f"mealpy's GA needs pop_size >= {MIN_MEALPY_GA_POPULATION} and epochs >= 1, got {pop_size} and {epochs}"
+                f"mealpy's GA needs population_size >= {MIN_MEALPY_GA_POPULATION} and max_iterations >= 1,"
+                f" got {population_size} and {max_iterations}"
             )
         if not (0 < pc < 1 and 0 < pm < 1):
             raise ValueError(f"pc and pm must lie strictly between 0 and 1, got {pc} and {pm}")
         self.space = space
-        self.pop_size = pop_size
-        self.epochs = epochs
+        self.population_size = population_size
+        self.max_iterations = max_iterations
         self.pc = pc
         self.pm = pm
         self.observer = observer
@@ -165,7 +172,7 @@ class MealpyGA(Solver):
     def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
         from mealpy.evolutionary_based.GA import BaseGA
 
-        params = {"epoch": self.epochs, "pop_size": self.pop_size, "pc": self.pc, "pm": self.pm}
+        params = {"epoch": self.max_iterations, "pop_size": self.population_size, "pc": self.pc, "pm": self.pm}
         return run_mealpy(BaseGA, params, space_class(self.space)(puzzle), run, rng, self.observer)
 
 
@@ -175,11 +182,13 @@ class MealpyGA(Solver):
 class SpaceAnnealing(Solver):
     """Simulated annealing whose move is `space.neighbour`, with the full cost evaluated at every move.
 
-    Geometric cooling from `t0` to `t_end` over `temperatures` steps; at each
+    Lesson 04, section 3 (quatre moteurs, un même budget).
+
+    Geometric cooling from `t0` to `t_end` over `max_iterations` steps; at each
     temperature a chain of `chain_length` moves, each accepted by the
     Metropolis rule (always if it does not raise the cost, otherwise with
     probability exp(-delta / T)). One temperature is one iteration of the run.
-    With chain_length = 40 and temperatures = 200 a run costs the same 8,000
+    With chain_length = 40 and max_iterations = 200 a run costs the same 8,000
     evaluations as a population of 40 over 200 generations.
 
     Unlike the course's annealer (lesson 02), nothing here knows the space: no
@@ -194,24 +203,26 @@ class SpaceAnnealing(Solver):
         t0: float = 1.0,
         t_end: float = 0.05,
         chain_length: int = 40,
-        temperatures: int = 200,
+        max_iterations: int = 200,
     ) -> None:
         space_class(space)
         if not t0 > t_end > 0:
             raise ValueError(f"need t0 > t_end > 0, got t0={t0!r}, t_end={t_end!r}")
-        if chain_length < 1 or temperatures < 1:
-            raise ValueError(f"chain_length and temperatures must be at least 1, got {chain_length}, {temperatures}")
+        if chain_length < 1 or max_iterations < 1:
+            raise ValueError(
+                f"chain_length and max_iterations must be at least 1, got {chain_length}, {max_iterations}"
+            )
         self.space = space
         self.t0 = t0
         self.t_end = t_end
         self.chain_length = chain_length
-        self.temperatures = temperatures
+        self.max_iterations = max_iterations
 
     def temperature(self, step: int) -> float:
         """T at temperature step `step` (0-based): t0 at the first step, t_end at the last."""
-        if self.temperatures == 1:
+        if self.max_iterations == 1:
             return self.t0
-        return self.t0 * (self.t_end / self.t0) ** (step / (self.temperatures - 1))
+        return self.t0 * (self.t_end / self.t0) ** (step / (self.max_iterations - 1))
 
     def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
         space = space_class(self.space)(puzzle)
@@ -219,7 +230,7 @@ class SpaceAnnealing(Solver):
         current = space.random(rng)
         current_cost = int(cost(current))
         accepted = 0
-        for step in range(self.temperatures):
+        for step in range(self.max_iterations):
             temperature = self.temperature(step)
             for _ in range(self.chain_length):
                 if run.exhausted() or cost.best_cost == 0:

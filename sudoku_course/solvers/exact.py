@@ -189,6 +189,8 @@ def search_effort(puzzle) -> dict[str, int | bool]:
 class ExactSolver(Solver):
     """Constraint propagation (naked and hidden singles) with minimum-remaining-values search.
 
+    Lesson 00, section 2 (le contrat des solveurs); the reference of every benchmark.
+
     Deterministic: the seed is ignored (and recorded as given), and so is the budget: the search
     always ends, in milliseconds. Stats: {"nodes": .., "guesses": ..}; evaluations = nodes.
     An unsolvable puzzle gives a result with solved=False and the puzzle unchanged.
@@ -246,6 +248,8 @@ def solve_exact(puzzle) -> SolveResult:
 
 class NaiveBacktracking(Solver):
     """The lessons' naive solver: first empty cell in reading order, digits 1..n, check against the peers.
+
+    Lesson 00, section 4 (le banc d'essai) and lesson 02, section 8.
 
     Counts its recursive calls in stats {"calls": ..} (evaluations = calls) and stops,
     unsolved, when the run's budget is spent. Deterministic: the seed is ignored.

@@ -36,10 +36,13 @@ from ..cost import conflicts_of_many
 from ..grid import SudokuGrid
 from ..spaces import BoxPermutationSpace, CellSpace, PermutationSpace, RowPermutationSpace, Space
 from .base import Run, Solver
+from .exact import propagated_candidates
 
 ENCODINGS: dict[str, type[Space]] = {"cells": CellSpace, "rows": RowPermutationSpace, "boxes": BoxPermutationSpace}
 """Encoding name -> search space."""
 
+UNLIMITED = 2**62
+"""Evaluations allowed to a run bounded by time only."""
 TOURNAMENT_SIZE = 3
 MIN_POPULATION = 4
 """A GA run needs at least this many individuals (two parents and room for offspring)."""
@@ -155,6 +158,29 @@ def swap_mutation(
     return mutated
 
 
+def neighbour_mutation(offspring: np.ndarray, ga_instance: pygad.GA, space: PermutationSpace, rate: float = 1.0):
+    """With probability `rate`, a child makes one move of `space` (`space.neighbours`): in a restricted space,
+    a swap or a rotation of three cells of one unit that keeps every cell within its candidates."""
+    random = ga_instance.numpy_random_generator
+    rng = np.random.default_rng(random.randint(2**32))  # space.neighbours takes a Generator, drawn from PyGAD's
+    mutated = offspring.copy()
+    children = np.flatnonzero(random.random_sample(len(offspring)) < rate)
+    mutated[children] = space.neighbours(offspring[children], rng)
+    return mutated
+
+
+def repaired(operator: Callable, space: PermutationSpace) -> Callable:
+    """A PyGAD crossover or mutation whose children are put back into a restricted `space` (`space.repair`):
+    a unit whose cells left their candidates is re-matched, its cells keeping their digits where they can."""
+
+    def operator_then_repair(*args):
+        children = operator(*args)
+        rng = np.random.default_rng(args[-1].numpy_random_generator.randint(2**32))  # ga_instance comes last
+        return np.array([space.repair(child, rng) for child in children])
+
+    return operator_then_repair
+
+
 CROSSOVERS: dict[str, Callable] = {"order": order_crossover, "uniform": uniform_crossover}
 MUTATIONS: dict[str, Callable] = {"swap": swap_mutation}
 DEFAULT_OPERATORS = {
@@ -213,6 +239,8 @@ class Evolution:
 class GeneticSolver(Solver):
     """A GA on PyGAD with a choice of encoding, crossover and mutation, and restarts.
 
+    Lesson 01, sections 5 to 9 (le solveur, les approches par case, par ligne, par bloc).
+
     encoding: "cells", "rows" or "boxes" (see ENCODINGS).
     population_size: individuals of the first run; each restart doubles it, up to max_population.
     parents_share: share of the population selected to mate.
@@ -223,8 +251,14 @@ class GeneticSolver(Solver):
       `order_crossover` and `swap_mutation`. None: the encoding's default (DEFAULT_OPERATORS).
     mutation_rate: probability that a child is mutated ("swap"), or that a gene is redrawn (PyGAD's "random").
     stagnation: generations without a better best before a restart.
-    max_evaluations: the budget used when solve() is given none.
+    max_evaluations: the evaluations a run may spend when solve() is given no budget (a budget of
+      evaluations or seconds replaces it: the run uses its whole budget).
     parallel: None (sequential) or a number of worker processes that evaluate the fitness.
+    restrict: the restricted representation ("rows" or "boxes" only): cells that naked and hidden singles
+      fix become givens, the first population is drawn by random matchings within the candidates, the
+      "swap" mutation makes a move that keeps every cell within its candidates (a swap or a rotation of
+      three cells, `neighbour_mutation`), and children of any other operator are repaired (`repaired`).
+      The uniform crossover copies whole units, so it needs no repair.
     """
 
     name = "genetic"
@@ -243,9 +277,12 @@ class GeneticSolver(Solver):
         stagnation: int = 50,
         max_evaluations: int = 500_000,
         parallel: int | None = None,
+        restrict: bool = False,
     ) -> None:
         if encoding not in ENCODINGS:
             raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
+        if restrict and encoding == "cells":
+            raise ValueError("restrict needs a permutation encoding ('rows' or 'boxes'), not 'cells'")
         if not MIN_POPULATION <= population_size <= max_population:
             raise ValueError(
                 f"population_size must be between {MIN_POPULATION} and max_population ({max_population}),"
@@ -275,14 +312,19 @@ class GeneticSolver(Solver):
         self.stagnation = stagnation
         self.max_evaluations = max_evaluations
         self.parallel = parallel
+        self.restrict = restrict
+        for operator in (self.crossover, self.mutation):
+            if restrict and isinstance(operator, str) and operator not in CROSSOVERS | MUTATIONS:
+                raise ValueError(f"restrict needs the course's operators or functions, not PyGAD's {operator!r}")
 
     def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
-        space = ENCODINGS[self.encoding](puzzle)
+        candidates = propagated_candidates(puzzle) if self.restrict else None
+        space = ENCODINGS[self.encoding](puzzle) if candidates is None else ENCODINGS[self.encoding](puzzle, candidates)
         if space.dimension == 0:  # nothing to search: the puzzle is full
             run.count()
             run.record(space.cost(np.zeros(0, dtype=np.int64)))
-            return puzzle
-        allowance = self.max_evaluations if run.budget.evaluations is None else run.budget.evaluations
+            return puzzle.with_cells(space.puzzle.cells)
+        allowance = self._allowance(run)
         fitness = PopulationFitness(space)
         # a run needs its first population and one generation: at most twice its size in evaluations
         size = min(self.population_size, allowance // 2)
@@ -296,8 +338,15 @@ class GeneticSolver(Solver):
                 best, best_cost = evolution.best, evolution.best_cost
             size = min(2 * size, self.max_population)
             if evolution.finished or run.exhausted() or 2 * size > allowance - run.evaluations:
-                return space.decode(best)
+                return puzzle.with_cells(space.decode(best).cells)  # the puzzle's own givens
             run.restarts += 1
+
+    def _allowance(self, run: Run) -> int:
+        """Evaluations the run may spend: its budget's, max_evaluations without a budget, unlimited with
+        only a time budget (the clock stops the run)."""
+        if run.budget.evaluations is not None:
+            return run.budget.evaluations
+        return UNLIMITED if run.budget.limited else self.max_evaluations
 
     def _evolve(
         self, space: Space, fitness: PopulationFitness, size: int, rng: np.random.Generator, run: Run, allowance: int
@@ -345,6 +394,13 @@ class GeneticSolver(Solver):
             "crossover_type": _bind(self.crossover, CROSSOVERS, segments=segments),
             "mutation_type": _bind(self.mutation, MUTATIONS, **mutation_keywords),
         }
+        if self.restrict:
+            if self.crossover != "uniform":
+                keywords["crossover_type"] = repaired(keywords["crossover_type"], space)
+            if self.mutation == "swap":
+                keywords["mutation_type"] = partial(neighbour_mutation, space=space, rate=self._mutation_rate(1.0))
+            else:
+                keywords["mutation_type"] = repaired(keywords["mutation_type"], space)
         if isinstance(keywords["mutation_type"], str):  # a PyGAD built-in: redraw each gene with this probability
             keywords.update(mutation_probability=self._mutation_rate(0.1), mutation_by_replacement=True)
         return keywords

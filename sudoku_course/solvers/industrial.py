@@ -1,4 +1,4 @@
-"""Industrial exact solvers as baselines: OR-Tools CP-SAT and Z3 (lesson 00, the baseline table).
+"""Industrial exact solvers as baselines: OR-Tools CP-SAT and Z3 (benchmarks/bench_exact.py; no lesson shows them yet).
 
 Both get the same model of the puzzle: one integer variable per cell with domain 1..n, a given's
 variable fixed to its digit, and an "all different" constraint on every row, column and box. The
@@ -52,6 +52,8 @@ class _EngineSolver(Solver):
 class CpSatSolver(_EngineSolver):
     """OR-Tools CP-SAT on the all-different model.
 
+    No lesson section: a baseline of benchmarks/bench_exact.py (issue 15).
+
     workers: CP-SAT search workers (1 by default, for fair comparisons with single-threaded solvers).
     The seed sets CP-SAT's random_seed and a time budget its max_time_in_seconds; an evaluation
     budget means nothing to it and is ignored (stats["ignored_evaluation_budget"] records it).
@@ -77,6 +79,8 @@ class CpSatSolver(_EngineSolver):
 
 class Z3Solver(_EngineSolver):
     """Z3 on the all-different model (integer cells, `Distinct` per unit).
+
+    No lesson section: a baseline of benchmarks/bench_exact.py (issue 15).
 
     workers: Z3 threads (1 by default). The seed sets Z3's random_seed and a time budget its
     timeout; an evaluation budget is ignored (stats["ignored_evaluation_budget"] records it).

@@ -29,21 +29,31 @@ def free_cell_groups(puzzle: SudokuGrid, kind: str = "rows") -> list[list[int]]:
     return [group for group in groups if len(group) >= 2]
 
 
-def hill_climb(table: ConflictTable, groups: Sequence[Sequence[int]], run: Run | None = None) -> int:
+def hill_climb(
+    table: ConflictTable,
+    groups: Sequence[Sequence[int]],
+    run: Run | None = None,
+    candidates: Sequence[int] | None = None,
+) -> int:
     """Swap cells inside the groups while some swap lowers the cost; return the number of swaps made.
 
     First improvement: every pair of each group is tried in turn, and a swap
     that lowers the cost is made at once. The climb ends after a full pass
     without improvement (a local optimum) or at cost 0. `table` is modified in
     place. Each swap tried counts as one evaluation of `run`, and the climb
-    stops early once the run's budget is spent.
+    stops early once the run's budget is spent. With `candidates` (one mask per
+    flat cell, bit d set when digit d is allowed), swaps that would put a digit
+    outside its cell's candidates are skipped, uncounted.
     """
     swaps = 0
     improved = table.cost > 0
+    cells = table.cells
     while improved:
         improved = False
         for group in groups:
             for i, j in combinations(group, 2):
+                if candidates is not None and not (candidates[i] >> cells[j]) & (candidates[j] >> cells[i]) & 1:
+                    continue
                 if run is not None:
                     if run.exhausted():
                         return swaps

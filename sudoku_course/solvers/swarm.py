@@ -26,6 +26,7 @@ from ..cost import ConflictTable, conflicts, conflicts_of_many
 from ..grid import SudokuGrid
 from ..spaces import CONTINUOUS_SPACES, BoxPermutationSpace, RowPermutationSpace, space_class
 from .base import Run, Solver
+from .exact import propagated_candidates
 from .local_search import free_cell_groups, hill_climb
 from .mealpy_adapter import run_mealpy
 
@@ -36,7 +37,9 @@ from .mealpy_adapter import run_mealpy
 class WorkerExplorerSwarm(Solver):
     """The discrete worker/explorer swarm of the original course, on box-valid grids.
 
-    A hive of `n_organisms` grids, the first `worker_ratio` of them workers and
+    Lesson 03, section 3 (un essaim discret : ouvrières et exploratrices).
+
+    A hive of `population_size` grids, the first `worker_ratio` of them workers and
     the rest explorers. One epoch:
 
     1. each worker swaps two free cells of a box and keeps the neighbour if it
@@ -46,11 +49,19 @@ class WorkerExplorerSwarm(Solver):
     3. the best worker and the best explorer are merged box by box (each box
        from the explorer with probability 1/2) into the worst worker.
 
-    The best grid ever seen is kept. After `max_epochs` epochs without a
+    The best grid ever seen is kept. After `max_iterations` epochs without a
     solution the hive restarts from scratch (the generator continues, so each
-    attempt starts from new random grids), up to `max_attempts` attempts.
+    attempt starts from new random grids), up to `max_attempts` attempts when
+    the run has no budget; a run given a budget of evaluations or seconds
+    starts new attempts until it is spent.
     With `stagnation_limit`, a best grid that has not improved for that many
     epochs is polished by a hill climb over box swaps (the hybrid variant).
+
+    With `restrict`, the hive lives in the restricted box space: cells fixed by
+    naked and hidden singles are givens, fresh grids are random matchings of each
+    box's cells to its digits within their candidates, and a worker's move is a
+    swap or a rotation of three cells of a box that keeps every cell within its
+    candidates (`BoxPermutationSpace.neighbours`). Merging whole boxes keeps that.
 
     The hive moves in lockstep: every worker's move is drawn and evaluated in
     one numpy operation. An epoch costs one evaluation per organism, plus the
@@ -62,52 +73,56 @@ class WorkerExplorerSwarm(Solver):
 
     def __init__(
         self,
-        n_organisms: int = 200,
-        max_epochs: int = 3000,
+        population_size: int = 200,
+        max_iterations: int = 3000,
         max_attempts: int = 10,
         worker_ratio: float = 0.9,
         max_age: int = 1000,
         mutation_rate: float = 0.001,
         stagnation_limit: int | None = None,
+        restrict: bool = False,
     ) -> None:
-        workers = int(n_organisms * worker_ratio)
-        if workers < 1 or workers >= n_organisms:
+        workers = int(population_size * worker_ratio)
+        if workers < 1 or workers >= population_size:
             raise ValueError(
-                f"the hive needs at least one worker and one explorer: n_organisms={n_organisms} and "
-                f"worker_ratio={worker_ratio} give {workers} workers and {n_organisms - workers} explorers"
+                f"the hive needs at least one worker and one explorer: population_size={population_size} and "
+                f"worker_ratio={worker_ratio} give {workers} workers and {population_size - workers} explorers"
             )
-        for label, value in (("max_epochs", max_epochs), ("max_attempts", max_attempts), ("max_age", max_age)):
+        for label, value in (("max_iterations", max_iterations), ("max_attempts", max_attempts), ("max_age", max_age)):
             if value < 1:
                 raise ValueError(f"{label} must be at least 1, got {value}")
         if not 0 <= mutation_rate <= 1:
             raise ValueError(f"mutation_rate must lie in [0, 1], got {mutation_rate}")
         if stagnation_limit is not None and stagnation_limit < 1:
             raise ValueError(f"stagnation_limit must be at least 1 (or None), got {stagnation_limit}")
-        self.n_organisms = n_organisms
-        self.max_epochs = max_epochs
+        self.population_size = population_size
+        self.max_iterations = max_iterations
         self.max_attempts = max_attempts
         self.worker_ratio = worker_ratio
         self.max_age = max_age
         self.mutation_rate = mutation_rate
         self.stagnation_limit = stagnation_limit
+        self.restrict = restrict
 
     def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
-        hive = Hive(puzzle, self.n_organisms, int(self.n_organisms * self.worker_ratio), rng, run)
-        for attempt in range(self.max_attempts):
+        candidates = propagated_candidates(puzzle) if self.restrict else None
+        space = BoxPermutationSpace(puzzle, candidates)
+        hive = Hive(space, self.population_size, int(self.population_size * self.worker_ratio), rng, run)
+        attempt = 0
+        while hive.best_error > 0 and (attempt < self.max_attempts or run.budget.limited):
             if attempt:
                 run.restarts += 1
                 hive.populate()
-            if hive.best_error == 0:
-                break
             if self._epochs(hive, run):
                 break
+            attempt += 1
         run.stats.update(worker_resets=hive.resets, local_searches=hive.local_searches)
         return puzzle.with_cells(hive.best_cells.reshape(puzzle.cells.shape))
 
     def _epochs(self, hive: Hive, run: Run) -> bool:
         """Run the epochs of one attempt; True if the run must stop (solved, budget spent or callback)."""
         stagnant = 0
-        for _ in range(self.max_epochs):
+        for _ in range(self.max_iterations):
             previous_best = hive.best_error
             hive.work(self.mutation_rate, self.max_age)
             hive.explore()
@@ -124,10 +139,13 @@ class WorkerExplorerSwarm(Solver):
 class Hive:
     """The organisms of a WorkerExplorerSwarm: flat grids, errors and ages, workers first."""
 
-    def __init__(self, puzzle: SudokuGrid, organisms: int, workers: int, rng: np.random.Generator, run: Run) -> None:
-        self.puzzle, self.rng, self.run = puzzle, rng, run
+    def __init__(
+        self, space: BoxPermutationSpace, organisms: int, workers: int, rng: np.random.Generator, run: Run
+    ) -> None:
+        self.puzzle, self.rng, self.run = space.puzzle, rng, run
         self.organisms, self.workers = organisms, workers
-        self.space = BoxPermutationSpace(puzzle)
+        self.space = space
+        puzzle = space.puzzle
         # Free cells of each box with 2+ of them, padded with -1 into one table for lockstep draws.
         swappable = [self.space.free_cells[segment] for segment in self.space.segments if len(segment) >= 2]
         self.box_sizes = np.array([len(cells) for cells in swappable], dtype=np.int64)
@@ -143,8 +161,13 @@ class Hive:
 
     # --------------------------------------------------------------- helpers
     def random_grids(self, count: int) -> np.ndarray:
-        """`count` random box-valid flat grids: each box's free cells get a shuffle of its missing digits."""
+        """`count` random box-valid flat grids: each box's free cells get a shuffle of its missing digits
+        (restricted: a random matching within the candidates)."""
         grids = np.tile(self.puzzle.cells.ravel(), (count, 1))
+        if self.space.restricted:
+            for grid in grids:
+                grid[self.space.free_cells] = self.space.random(self.rng)
+            return grids
         for segment, digits in zip(self.space.segments, self.space.missing, strict=True):
             shuffled = self.rng.permuted(np.tile(digits, (count, 1)), axis=1)
             grids[:, self.space.free_cells[segment]] = shuffled
@@ -175,14 +198,18 @@ class Hive:
         """Every worker tries a swap of two free cells of one box; stale workers get a fresh grid."""
         if not len(self.box_sizes):
             return  # no box has two free cells: nothing can move
-        w, rows = self.workers, np.arange(self.workers)
-        box = self.rng.integers(len(self.box_sizes), size=w)
-        first = self.rng.integers(self.box_sizes[box])
-        second = self.rng.integers(self.box_sizes[box] - 1)  # one of the other cells of the box:
-        second += second >= first  # skip the first one
-        i, j = self.box_cells[box, first], self.box_cells[box, second]
+        w = self.workers
         neighbours = self.cells[:w].copy()
-        neighbours[rows, i], neighbours[rows, j] = neighbours[rows, j], neighbours[rows, i]
+        if self.space.restricted:  # a swap or a rotation within the candidates
+            free = self.space.free_cells
+            neighbours[:, free] = self.space.neighbours(neighbours[:, free], self.rng)
+        else:
+            box = self.rng.integers(len(self.box_sizes), size=w)
+            first = self.rng.integers(self.box_sizes[box])
+            second = self.rng.integers(self.box_sizes[box] - 1)  # one of the other cells of the box:
+            second += second >= first  # skip the first one
+            i, j, rows = self.box_cells[box, first], self.box_cells[box, second], np.arange(w)
+            neighbours[rows, i], neighbours[rows, j] = neighbours[rows, j], neighbours[rows, i]
         errors = self.evaluate(neighbours)
         improved = errors < self.errors[:w]
         accepted = improved | (self.rng.random(w) < mutation_rate)
@@ -225,7 +252,7 @@ class Hive:
         """Hill-climb the best grid by box swaps; an improvement replaces the worst worker too."""
         self.local_searches += 1
         table = ConflictTable(self.puzzle.with_cells(self.best_cells.reshape(self.puzzle.cells.shape)))
-        hill_climb(table, free_cell_groups(self.puzzle, "boxes"), self.run)
+        hill_climb(table, free_cell_groups(self.puzzle, "boxes"), self.run, self.space.candidates)
         if table.cost < self.best_error:
             worst_worker = int(np.argmax(self.errors[: self.workers]))
             self.cells[worst_worker] = table.cells
@@ -311,6 +338,8 @@ class Particle:
 class SwapPSO(Solver):
     """The PSO recurrence on row permutations, a velocity being a list of row swaps.
 
+    Lesson 03, section 9 (le PSO à échanges).
+
     Each particle has a position x (a grid whose rows are permutations), a
     velocity v and its best position p; g is the swarm's best. Per iteration t,
     with r1 and r2 uniform in [0, 1):
@@ -327,33 +356,49 @@ class SwapPSO(Solver):
     With `local_search_every` = N > 0 (the memetic variant), every N
     iterations a hill climb over row swaps polishes every particle's best
     position, the swarm's best included.
+
+    A run without a budget stops after `max_iterations` iterations; a run given
+    a budget of evaluations or seconds then starts a new swarm (a restart,
+    keeping the best grid found) until the budget is spent.
+
+    With `restrict`, positions live in the restricted row space: cells fixed by
+    naked and hidden singles are givens, the first positions are random
+    matchings of each row's cells to its digits within their candidates, and
+    a position that a velocity moved outside the candidates is repaired
+    (`RowPermutationSpace.repair`: each row that broke is re-matched, its cells
+    keeping their digits where they can). The hill climb skips swaps that
+    leave the candidates.
     """
 
     name = "swap-pso"
 
     def __init__(
         self,
-        swarm_size: int = 40,
+        population_size: int = 40,
         max_iterations: int = 300,
         c1: float = 2.0,
         c2: float = 2.0,
         inertia_start: float = 0.9,
         inertia_end: float = 0.3,
         local_search_every: int = 0,
+        restrict: bool = False,
     ) -> None:
-        if swarm_size < 1 or max_iterations < 1:
-            raise ValueError(f"swarm_size and max_iterations must be at least 1, got {swarm_size}, {max_iterations}")
+        if population_size < 1 or max_iterations < 1:
+            raise ValueError(
+                f"population_size and max_iterations must be at least 1, got {population_size}, {max_iterations}"
+            )
         if min(c1, c2, inertia_start, inertia_end) < 0:
             raise ValueError("c1, c2, inertia_start and inertia_end must be >= 0")
         if local_search_every < 0:
             raise ValueError(f"local_search_every must be >= 0 (0: no local search), got {local_search_every}")
-        self.swarm_size = swarm_size
+        self.population_size = population_size
         self.max_iterations = max_iterations
         self.c1 = c1
         self.c2 = c2
         self.inertia_start = inertia_start
         self.inertia_end = inertia_end
         self.local_search_every = local_search_every
+        self.restrict = restrict
 
     def inertia(self, iteration: int) -> float:
         """w(t): from inertia_start at t = 0 down to inertia_end at t = max_iterations."""
@@ -372,14 +417,26 @@ class SwapPSO(Solver):
         particle.position = apply_velocity(particle.position, particle.velocity)
 
     def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
-        space = RowPermutationSpace(puzzle)
+        space = RowPermutationSpace(puzzle, propagated_candidates(puzzle) if self.restrict else None)
+        best, best_cost = None, np.inf
+        run.stats["local_searches"] = 0
+        while True:
+            cells, cost = self._fly(space, rng, run)
+            if cost < best_cost:
+                best, best_cost = cells, cost
+            if best_cost == 0 or run.exhausted() or not run.budget.limited:
+                return puzzle.with_cells(best)
+            run.restarts += 1
+
+    def _fly(self, space: RowPermutationSpace, rng: np.random.Generator, run: Run) -> tuple[np.ndarray, int]:
+        """One swarm of `population_size` particles for at most `max_iterations` iterations: its best grid and cost."""
+        puzzle = space.puzzle
         swarm = []
-        for _ in range(self.swarm_size):
+        for _ in range(self.population_size):
             position = space.decode(space.random(rng)).cells
             swarm.append(Particle(position, _evaluate(puzzle, position, run)))
         leader = min(swarm, key=lambda particle: particle.best_cost)
         best, best_cost = leader.best.copy(), leader.best_cost
-        run.stats["local_searches"] = 0
         for t in range(1, self.max_iterations + 1):
             if best_cost == 0:
                 break
@@ -387,20 +444,29 @@ class SwapPSO(Solver):
                 if run.exhausted():
                     break
                 self.move(particle, best, self.inertia(t), rng)
+                if space.restricted:
+                    particle.position = _repaired(space, particle.position, rng)
                 particle.cost = _evaluate(puzzle, particle.position, run)
                 particle.remember()
                 if particle.cost < best_cost:
                     best, best_cost = particle.position.copy(), particle.cost
             if self.local_search_every and t % self.local_search_every == 0:
                 for particle in swarm:
-                    particle.best, particle.best_cost = _polish(puzzle, particle.best, run)
+                    particle.best, particle.best_cost = _polish(puzzle, particle.best, run, space.candidates)
                 run.stats["local_searches"] += 1
                 leader = min(swarm, key=lambda particle: particle.best_cost)
                 if leader.best_cost < best_cost:
                     best, best_cost = leader.best.copy(), leader.best_cost
-            if run.record(best_cost):
+            if run.record(min([best_cost, *run.history[-1:]])):  # the history holds the run's best, across swarms
                 break
-        return puzzle.with_cells(best)
+        return best, best_cost
+
+
+def _repaired(space: RowPermutationSpace, cells: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The grid `cells` with every row that left the candidates of `space` re-matched (see space.repair)."""
+    flat = cells.ravel().copy()
+    flat[space.free_cells] = space.repair(flat[space.free_cells], rng)
+    return flat.reshape(cells.shape)
 
 
 def _evaluate(puzzle: SudokuGrid, cells: np.ndarray, run: Run) -> int:
@@ -409,10 +475,12 @@ def _evaluate(puzzle: SudokuGrid, cells: np.ndarray, run: Run) -> int:
     return conflicts(puzzle.with_cells(cells))
 
 
-def _polish(puzzle: SudokuGrid, cells: np.ndarray, run: Run) -> tuple[np.ndarray, int]:
-    """Hill-climb a grid by row swaps; return the new cells and their cost."""
+def _polish(
+    puzzle: SudokuGrid, cells: np.ndarray, run: Run, candidates: list[int] | None = None
+) -> tuple[np.ndarray, int]:
+    """Hill-climb a grid by row swaps (within `candidates`, if given); return the new cells and their cost."""
     table = ConflictTable(puzzle.with_cells(cells))
-    hill_climb(table, free_cell_groups(puzzle, "rows"), run)
+    hill_climb(table, free_cell_groups(puzzle, "rows"), run, candidates)
     return np.reshape(table.cells, cells.shape), table.cost
 
 
@@ -421,6 +489,8 @@ def _polish(puzzle: SudokuGrid, cells: np.ndarray, run: Run) -> tuple[np.ndarray
 # ======================================================================================
 class MealpyPSO(Solver):
     """mealpy's OriginalPSO (inertia w, coefficients c1 and c2) over a continuous encoding of the free cells.
+
+    Lesson 03, sections 8 (encodage continu) and 10 (clés aléatoires).
 
     Defaults are Clerc's constriction values (w = 0.7298, c1 = c2 = 1.49618).
     `space` is "continuous" (one real in [1, n + 1) per free cell, decoded by
@@ -435,18 +505,20 @@ class MealpyPSO(Solver):
     def __init__(
         self,
         space: str = "continuous",
-        pop_size: int = 60,
-        epochs: int = 300,
+        population_size: int = 60,
+        max_iterations: int = 300,
         w: float = 0.7298,
         c1: float = 1.49618,
         c2: float = 1.49618,
     ) -> None:
         space_class(space, CONTINUOUS_SPACES)
-        if pop_size < 5 or epochs < 1:
-            raise ValueError(f"mealpy needs pop_size >= 5 and epochs >= 1, got {pop_size} and {epochs}")
+        if population_size < 5 or max_iterations < 1:
+            raise ValueError(
+                f"mealpy needs population_size >= 5 and max_iterations >= 1, got {population_size} and {max_iterations}"
+            )
         self.space = space
-        self.pop_size = pop_size
-        self.epochs = epochs
+        self.population_size = population_size
+        self.max_iterations = max_iterations
         self.w = w
         self.c1 = c1
         self.c2 = c2
@@ -454,5 +526,11 @@ class MealpyPSO(Solver):
     def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
         from mealpy.swarm_based.PSO import OriginalPSO
 
-        params = {"epoch": self.epochs, "pop_size": self.pop_size, "c1": self.c1, "c2": self.c2, "w": self.w}
+        params = {
+            "epoch": self.max_iterations,
+            "pop_size": self.population_size,
+            "c1": self.c1,
+            "c2": self.c2,
+            "w": self.w,
+        }
         return run_mealpy(OriginalPSO, params, space_class(self.space)(puzzle), run, rng)

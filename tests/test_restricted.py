@@ -1,0 +1,114 @@
+"""The restricted representation in the GA and the swarms: moves and runs stay inside the candidates."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudoku_course.cost import conflicts, unit_conflicts
+from sudoku_course.grid import SudokuGrid
+from sudoku_course.puzzles import load_bank
+from sudoku_course.solvers.exact import propagated_candidates, solve_exact
+from sudoku_course.solvers.genetic import GeneticSolver, neighbour_mutation, order_crossover, repaired
+from sudoku_course.solvers.swarm import SwapPSO, WorkerExplorerSwarm
+from sudoku_course.spaces import BoxPermutationSpace, RowPermutationSpace
+
+SEEDS = st.integers(0, 2**32 - 1)
+FAST = settings(max_examples=8, deadline=None)
+
+
+class FakeGA:
+    """The only part of a pygad.GA that the operators use: its seeded numpy generator."""
+
+    def __init__(self, seed: int) -> None:
+        self.numpy_random_generator = np.random.RandomState(seed % 2**32)
+
+
+def within_candidates(puzzle: SudokuGrid, grid: SudokuGrid) -> bool:
+    """True if every cell of `grid` holds one of the puzzle's propagated candidates and the givens are kept."""
+    candidates = propagated_candidates(puzzle)
+    cells = grid.cells.ravel().tolist()
+    kept = (grid.cells[puzzle.givens] == puzzle.cells[puzzle.givens]).all()
+    return bool(kept) and all(candidates[cell] >> digit & 1 for cell, digit in enumerate(cells))
+
+
+# ------------------------------------------------------------------ GA operators
+@FAST
+@given(seed=SEEDS, space_class=st.sampled_from([RowPermutationSpace, BoxPermutationSpace]))
+def test_restricted_ga_operators_keep_units_and_candidates(seed, space_class):
+    puzzle = load_bank("medium")[seed % 5]
+    space = space_class(puzzle, propagated_candidates(puzzle))
+    rng = np.random.default_rng(seed)
+    parents = np.array([space.random(rng) for _ in range(12)])
+    crossover = repaired(partial(order_crossover, segments=space.segments), space)  # as the GA binds it
+    children = crossover(parents, (20, space.dimension), FakeGA(seed))
+    mutated = neighbour_mutation(children, FakeGA(seed + 1), space)
+    for chromosome in [*children, *mutated]:
+        assert space.is_valid(chromosome)  # units are permutations and every cell keeps a candidate
+        assert within_candidates(puzzle, space.decode(chromosome))
+    assert ((mutated != children).sum(axis=1) <= 3).all()  # one swap or one rotation per child
+
+
+# ------------------------------------------------------------------ whole runs
+RESTRICTED = {
+    "genetic": (lambda: GeneticSolver(restrict=True, population_size=20), "rows"),
+    "genetic-boxes": (lambda: GeneticSolver(restrict=True, encoding="boxes", population_size=20), "boxes"),
+    "swap-pso": (lambda: SwapPSO(restrict=True, population_size=10), "rows"),
+    "memetic": (lambda: SwapPSO(restrict=True, population_size=10, local_search_every=5), "rows"),
+    "swarm": (lambda: WorkerExplorerSwarm(restrict=True, population_size=40), "boxes"),
+}
+
+
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 10_000), index=st.integers(0, 49))
+@pytest.mark.parametrize("label", list(RESTRICTED))
+def test_restricted_runs_keep_givens_units_and_candidates_and_repeat_with_a_seed(label, seed, index):
+    build, unit_kind = RESTRICTED[label]
+    puzzle = load_bank("hard")[index]
+    before = puzzle.copy()
+    first = build().solve(puzzle, seed=seed, budget=600)
+    second = build().solve(puzzle, seed=seed, budget=600)
+    assert puzzle == before  # the input is left alone
+    assert first.grid.is_complete() and unit_conflicts(first.grid)[unit_kind] == 0
+    assert within_candidates(puzzle, first.grid) and np.array_equal(first.grid.givens, puzzle.givens)
+    assert first.cost == conflicts(first.grid) and first.evaluations <= 600 + 2 * 40 + 1
+    assert first.grid == second.grid and (first.history, first.evaluations) == (second.history, second.evaluations)
+
+
+@pytest.mark.parametrize("label", list(RESTRICTED))
+def test_restricted_runs_solve_a_medium_puzzle(label):
+    puzzle = load_bank("medium")[4]
+    result = RESTRICTED[label][0]().solve(puzzle, seed=0, budget=60_000)
+    assert result.solved and result.grid == solve_exact(puzzle).grid
+
+
+def test_restriction_needs_a_permutation_encoding_and_the_course_operators():
+    with pytest.raises(ValueError, match="permutation encoding"):
+        GeneticSolver(encoding="cells", restrict=True)
+    with pytest.raises(ValueError, match="PyGAD's 'random'"):
+        GeneticSolver(mutation="random", restrict=True)
+
+
+# ------------------------------------------------------------------ a budget is used whole
+@pytest.mark.parametrize(
+    ("solver", "slack"),
+    [
+        # the GA starts no new population that the rest of the budget cannot pay for (twice its size)
+        (GeneticSolver(population_size=10, max_population=40, max_evaluations=300, stagnation=3), 2 * 40),
+        (SwapPSO(population_size=10, max_iterations=5), 0),
+        (SwapPSO(population_size=10, max_iterations=5, restrict=True), 0),
+        (WorkerExplorerSwarm(population_size=20, max_iterations=5, max_attempts=1), 2 * 20 + 1),  # ends its last epoch
+    ],
+    ids=["genetic", "swap-pso", "swap-pso-restricted", "swarm"],
+)
+def test_a_budget_is_used_whole_whatever_the_solver_caps(solver, slack):
+    puzzle = load_bank("hard")[0]
+    budgeted = solver.solve(puzzle, seed=0, budget=3_000)
+    capped = solver.solve(puzzle, seed=0)
+    assert not budgeted.solved and budgeted.restarts > 0
+    assert 3_000 - slack <= budgeted.evaluations <= 3_000 + slack
+    assert capped.evaluations < 1_000  # without a budget the caps stop the run
