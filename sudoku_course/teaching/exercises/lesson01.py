@@ -436,9 +436,8 @@ def _coin_flips(parents: np.ndarray, count: int, segments: Sequence[np.ndarray])
         changes = float(np.mean((np.diff(sources, axis=1) != 0).sum(axis=1)))
         if not 0.78 * m / 4 <= spread <= 1.25 * m / 4:
             return (
-                f"sur {thousands(count)} enfants, le nombre de segments pris au parent 0 s'écarte en moyenne de "
-                f"{french(round(spread, 2))} (au carré) de la moitié des segments, au lieu d'environ "
-                f"{french(m / 4)} : {UNIFORM_RULE}"
+                f"sur {thousands(count)} enfants, l'écart carré moyen entre le nombre de segments pris au parent 0 "
+                f"et {french(m / 2)} vaut {french(round(spread, 2))} au lieu d'environ {french(m / 4)} : {UNIFORM_RULE}"
             )
         if not 0.9 * (m - 1) / 2 <= changes <= 1.1 * (m - 1) / 2:
             return (
