@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import statistics
 
 import numpy as np
 import pytest
@@ -61,6 +62,11 @@ def fitness_sign(cells, w_row=1.0, w_col=1.0, w_box=1.0):
     return -lesson01.weighted_fitness(cells, w_row, w_col, w_box)
 
 
+def shifts_the_grid(cells, w_row=1.0, w_col=1.0, w_box=1.0):
+    cells -= 1  # digits from 0, for np.bincount... and never shifted back: the right penalty, a changed grid
+    return lesson01.weighted_fitness(cells + 1, w_row, w_col, w_box)
+
+
 # ------------------------------------------------------------ PyGAD operators
 class GlobalGA:
     """A ga_instance whose generator is numpy's global one."""
@@ -113,6 +119,57 @@ def crossover_with_global_random(parents, offspring_size, ga_instance, segments)
     return lesson01.uniform_crossover(parents, offspring_size, GlobalGA(), segments)
 
 
+def crossover_with_one_parent_twice(parents, offspring_size, ga_instance, segments):
+    random = ga_instance.numpy_random_generator
+    children = np.empty(offspring_size, dtype=parents.dtype)
+    for k in range(offspring_size[0]):
+        first, second = random.randint(len(parents)), random.randint(len(parents))  # may be the same parent
+        children[k] = parents[first]
+        for segment in segments:
+            if random.random_sample() < 0.5:
+                children[k, segment] = parents[second, segment]
+    return children
+
+
+def crossover_with_a_quarter(parents, offspring_size, ga_instance, segments):
+    random = ga_instance.numpy_random_generator
+    children = np.empty(offspring_size, dtype=parents.dtype)
+    for k in range(offspring_size[0]):
+        first, second = random.choice(len(parents), size=2, replace=False)
+        children[k] = parents[first]
+        for segment in segments:
+            if random.random_sample() < 0.25:
+                children[k, segment] = parents[second, segment]
+    return children
+
+
+def crossover_pygad_pairs(parents, offspring_size, ga_instance, segments):
+    random = ga_instance.numpy_random_generator
+    children = np.empty(offspring_size, dtype=parents.dtype)
+    for k in range(offspring_size[0]):
+        first, second = k % len(parents), (k + 1) % len(parents)  # PyGAD's own pairing
+        children[k] = parents[first]
+        for segment in segments:
+            if random.random_sample() < 0.5:
+                children[k, segment] = parents[second, segment]
+    return children
+
+
+def crossover_one_point(parents, offspring_size, ga_instance, segments):
+    random = ga_instance.numpy_random_generator
+    children = np.empty(offspring_size, dtype=parents.dtype)
+    for k in range(offspring_size[0]):
+        first, second = random.choice(len(parents), size=2, replace=False)
+        children[k] = parents[first]
+        for segment in segments[random.randint(1, len(segments)) :]:
+            children[k, segment] = parents[second, segment]
+    return children
+
+
+def crossover_returning_nothing(parents, offspring_size, ga_instance, segments):
+    lesson01.uniform_crossover(parents, offspring_size, ga_instance, segments)
+
+
 def crossover_in_place(parents, offspring_size, ga_instance, segments):
     children = lesson01.uniform_crossover(parents, offspring_size, ga_instance, segments)
     parents[0] = children[0]
@@ -131,6 +188,11 @@ def position_among_contestants(costs, count, rng, size=3):
 
 def tournament_with_global_random(costs, count, rng, size=3):
     return lesson01.tournament_selection(costs, count, np.random.default_rng(np.random.randint(1000)), size)
+
+
+def first_individual_of_the_best_cost(costs, count, rng, size=3):
+    contestants = [rng.choice(len(costs), size=size, replace=False) for _ in range(count)]
+    return np.array([list(costs).index(costs[c].min()) for c in contestants])  # may be a non-participant
 
 
 def contestants_with_replacement(costs, count, rng, size=3):
@@ -243,18 +305,41 @@ def with_failures(seconds, solved, baseline):
     return lesson01.time_ratio(seconds, [True] * len(seconds), baseline)[:2] + (solved.count(False),)
 
 
+def solved_times(seconds, solved, baseline):
+    pairs = [(t, b) for t, ok, b in zip(seconds, solved, baseline, strict=True) if ok]
+    return [t for t, _ in pairs], [b for _, b in pairs], len(seconds) - len(pairs)
+
+
 def mean_times(seconds, solved, baseline):
-    times = [t for t, ok in zip(seconds, solved, strict=True) if ok]
+    times, baselines, failures = solved_times(seconds, solved, baseline)
     if not times:
-        return None, None, len(seconds)
-    ratio = (sum(times) / len(times)) / (sum(baseline) / len(baseline))
-    return ratio, math.floor(math.log10(ratio)), len(seconds) - len(times)
+        return None, None, failures
+    ratio = (sum(times) / len(times)) / (sum(baselines) / len(baselines))
+    return ratio, math.floor(math.log10(ratio)), failures
 
 
 def upper_median(seconds, solved, baseline):
-    times = sorted(t for t, ok in zip(seconds, solved, strict=True) if ok)
-    ratio = times[len(times) // 2] / sorted(baseline)[len(baseline) // 2]
-    return ratio, math.floor(math.log10(ratio)), len(seconds) - len(times)
+    times, baselines, failures = solved_times(seconds, solved, baseline)
+    if not times:
+        return None, None, failures
+    ratio = sorted(times)[len(times) // 2] / sorted(baselines)[len(baselines) // 2]
+    return ratio, math.floor(math.log10(ratio)), failures
+
+
+def lower_median(seconds, solved, baseline):
+    times, baselines, failures = solved_times(seconds, solved, baseline)
+    if not times:
+        return None, None, failures
+    ratio = statistics.median_low(times) / statistics.median_low(baselines)
+    return ratio, math.floor(math.log10(ratio)), failures
+
+
+def baseline_of_every_run(seconds, solved, baseline):
+    times, _, failures = solved_times(seconds, solved, baseline)
+    if not times:
+        return None, None, failures
+    ratio = float(np.median(times) / np.median(baseline))  # the baseline's median over the failed runs too
+    return ratio, math.floor(math.log10(ratio)), failures
 
 
 def rounded_order(seconds, solved, baseline):
@@ -273,7 +358,14 @@ def inverted(seconds, solved, baseline):
 
 
 WRONG = {
-    "weighted_fitness": [without_weights, columns_and_boxes_swapped, nine_by_nine_boxes, counting_pairs, fitness_sign],
+    "weighted_fitness": [
+        without_weights,
+        columns_and_boxes_swapped,
+        nine_by_nine_boxes,
+        counting_pairs,
+        fitness_sign,
+        shifts_the_grid,
+    ],
     "swap_mutation": [
         mutation_with_global_random,
         mutation_across_segments,
@@ -285,10 +377,16 @@ WRONG = {
         crossover_copying_one_parent,
         crossover_with_global_random,
         crossover_in_place,
+        crossover_with_one_parent_twice,
+        crossover_with_a_quarter,
+        crossover_pygad_pairs,
+        crossover_one_point,
+        crossover_returning_nothing,
     ],
     "tournament_selection": [
         worst_wins,
         position_among_contestants,
+        first_individual_of_the_best_cost,
         tournament_with_global_random,
         contestants_with_replacement,
         the_best_ones,
@@ -308,7 +406,16 @@ WRONG = {
         random_parents,
     ],
     "compare_encodings": [rates_as_counts, rates_with_one_seed, rates_sorted_by_name, seeds_from_zero],
-    "time_ratio": [with_failures, mean_times, upper_median, rounded_order, truncated_order, inverted],
+    "time_ratio": [
+        with_failures,
+        mean_times,
+        upper_median,
+        lower_median,
+        baseline_of_every_run,
+        rounded_order,
+        truncated_order,
+        inverted,
+    ],
 }
 CASES = [pytest.param(name, wrong, id=f"{name}-{wrong.__name__}") for name, wrongs in WRONG.items() for wrong in wrongs]
 
@@ -346,6 +453,36 @@ def test_a_generation_without_mutation_fails_on_identical_grids(fails_without_le
 def test_a_tournament_of_the_worst_reads_its_mean_rank(fails_without_leak):
     details = failed_details(fails_without_leak("tournament_selection", worst_wins))
     assert any("seul un individu de plus bas coût peut gagner" in detail for detail in details)
+
+
+def test_a_grid_changed_by_the_fitness_is_told(fails_without_leak):
+    details = failed_details(fails_without_leak("weighted_fitness", shifts_the_grid))
+    assert details and all("grille reçue a été modifiée" in detail for detail in details)
+
+
+@pytest.mark.parametrize(
+    ("wrong", "told"),
+    [
+        (crossover_with_a_quarter, "une chance sur deux"),
+        (crossover_one_point, "une chance sur deux"),
+        (crossover_with_one_parent_twice, "deux parents différents"),
+        (crossover_pygad_pairs, "au hasard parmi tous les parents"),
+    ],
+)
+def test_a_biased_crossover_is_told_the_rule_it_breaks(wrong, told, fails_without_leak):
+    details = failed_details(fails_without_leak("uniform_crossover", wrong))
+    assert any(told in detail for detail in details)
+
+
+def test_an_operator_that_returns_nothing_is_told_so(fails_without_leak):
+    details = failed_details(fails_without_leak("uniform_crossover", crossover_returning_nothing))
+    assert details and all("aucune valeur (None)" in detail for detail in details)
+
+
+def test_a_tournament_won_outside_its_contestants_fails_on_ties(fails_without_leak):
+    report = fails_without_leak("tournament_selection", first_individual_of_the_best_cost)
+    failed = [result.label for result in report.details if not result.passed]
+    assert any("ex æquo deux à deux" in label for label in failed)
 
 
 def test_the_time_ratio_order_is_read_from_the_students_own_ratio(fails_without_leak):

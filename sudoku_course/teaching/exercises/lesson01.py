@@ -62,6 +62,8 @@ def ga_instance(seed: int) -> SimpleNamespace:
 
 def as_array(output: Plain, shape: tuple[int, ...]) -> tuple[np.ndarray | None, str | None]:
     """The plain output as an integer array of `shape`, or None and the French reason it is not one."""
+    if output is None:
+        return None, f"la fonction ne renvoie aucune valeur (None) au lieu d'un tableau de forme {shape}"
     try:
         array = np.array(output)
     except ValueError:  # ragged lists
@@ -102,10 +104,25 @@ def weighted_fitness(cells: np.ndarray, w_row: float = 1.0, w_col: float = 1.0, 
     return w_row * missing(cells) + w_col * missing(cells.T) + w_box * missing(boxes)
 
 
-def _penalty_judge(weights: tuple[float, float, float], solved: bool) -> Callable[[Plain], str | None]:
-    """A number, never negative; 0 for a solved grid or zero weights."""
+def _penalty(cells: np.ndarray, weights: tuple[float, float, float]) -> Callable[..., Plain]:
+    """A call: the penalty of a copy of the grid, and whether the copy came back unchanged."""
+    w_row, w_col, w_box = (float(weight) for weight in weights)
 
-    def judge(output: Plain) -> str | None:
+    def call(function: Callable) -> Plain:
+        given = cells.copy()
+        penalty = plain(function(given, w_row=w_row, w_col=w_col, w_box=w_box))
+        return {"penalty": penalty, "kept": bool(np.array_equal(given, cells))}
+
+    return call
+
+
+def _penalty_judge(weights: tuple[float, float, float], solved: bool) -> Callable[[Plain], str | None]:
+    """The grid unchanged; a number, never negative; 0 for a solved grid or zero weights."""
+
+    def judge(run: Plain) -> str | None:
+        if not run["kept"]:
+            return "la grille reçue a été modifiée : une fitness note une grille sans rien y changer"
+        output = run["penalty"]
         if not is_number(output):
             return f"la fonction doit renvoyer un nombre, pas {kind_of(output)}"
         if output < 0:
@@ -147,14 +164,8 @@ def weighted_fitness_cases(seed: int | None) -> list[Case]:
             label = f"une grille {size} x {size} remplie au hasard, poids ({' ; '.join(map(french, weights))})"
             grids.append((label, rng.integers(1, size + 1, size=(size, size)), weights, False))
     return [
-        Case(
-            label,
-            calling(cells, w_row=float(w_row), w_col=float(w_col), w_box=float(w_box)),
-            _penalty_judge((w_row, w_col, w_box), solved),
-            agree=close,
-            disagree=WEIGHTED_DISAGREE,
-        )
-        for label, cells, (w_row, w_col, w_box), solved in grids
+        Case(label, _penalty(cells, weights), _penalty_judge(weights, solved), agree=close, disagree=WEIGHTED_DISAGREE)
+        for label, cells, weights, solved in grids
     ]
 
 
@@ -369,11 +380,116 @@ def _uniform(parents: np.ndarray, count: int, segments: Sequence[np.ndarray], mi
     return judge
 
 
+def distinct_parents(space: RowPermutationSpace, count: int, rng: np.random.Generator) -> np.ndarray:
+    """`count` chromosomes of a space that differ in every segment: each segment of a child names its parent."""
+    parents = np.repeat(space.random(rng)[None, :], count, axis=0)
+    for segment in space.segments:
+        orders: list[tuple[int, ...]] = []
+        while len(orders) < count:
+            order = tuple(int(gene) for gene in rng.permutation(parents[0, segment]))
+            if order not in orders:
+                orders.append(order)
+        parents[:, segment] = orders
+    return parents
+
+
+def _sources(parents: np.ndarray, children: np.ndarray, segments: Sequence[np.ndarray]) -> np.ndarray | None:
+    """For parents that differ in every segment: the parent of each segment of each child (children x segments),
+    or None if a segment of a child comes from no parent."""
+    sources = np.full((len(children), len(segments)), -1)
+    for s, segment in enumerate(segments):
+        same = (children[:, None, segment] == parents[None, :, segment]).all(axis=2)  # children x parents
+        sources[same.any(axis=1), s] = same.argmax(axis=1)[same.any(axis=1)]
+    return None if (sources < 0).any() else sources
+
+
+UNIFORM_RULE = (
+    "chaque enfant a deux parents différents, et chaque segment vient de l'un ou de l'autre avec une chance sur "
+    "deux, indépendamment des autres segments"
+)
+
+
+def _coin_flips(parents: np.ndarray, count: int, segments: Sequence[np.ndarray]) -> Callable[[Plain], str | None]:
+    """Two parents that differ in every segment, many children: the number of segments a child takes from
+    parent 0 spreads around half the segments as fair coin flips do, and the parent changes from one segment
+    to the next half of the time.
+
+    With k the segments taken from parent 0 out of m, fair coins give a mean of (k - m/2)² of m/4 (2.25 for 9
+    segments; one parent chosen with probability 1/4 gives 6.75, a child copying one parent half of the time
+    11.25, a one-point crossover 5.25), and (m - 1)/2 changes of parent (4; a one-point crossover at most 1).
+    The bounds hold for a right answer with overwhelming probability on 1 000 children (more than 5 standard
+    deviations away).
+    """
+    m = len(segments)
+
+    def judge(output: Plain) -> str | None:
+        if not output["kept"]:
+            return "les parents ont été modifiés : un croisement doit créer de nouveaux enfants"
+        children, problem = as_array(output["runs"][0], (count, parents.shape[1]))
+        if problem:
+            return problem
+        sources = _sources(parents, children, segments)
+        if sources is None:
+            return "un segment d'un enfant ne vient tel quel d'aucun des deux parents"
+        from_first = (sources == 0).sum(axis=1)
+        spread = float(np.mean((from_first - m / 2) ** 2))
+        changes = float(np.mean((np.diff(sources, axis=1) != 0).sum(axis=1)))
+        if not 0.78 * m / 4 <= spread <= 1.25 * m / 4:
+            return (
+                f"sur {thousands(count)} enfants, l'écart carré moyen entre le nombre de segments pris au parent 0 "
+                f"et {french(m / 2)} vaut {french(round(spread, 2))} au lieu d'environ {french(m / 4)} : {UNIFORM_RULE}"
+            )
+        if not 0.9 * (m - 1) / 2 <= changes <= 1.1 * (m - 1) / 2:
+            return (
+                f"sur {thousands(count)} enfants, le parent change en moyenne {french(round(changes, 2))} fois d'un "
+                f"segment au suivant, au lieu d'environ {french((m - 1) / 2)} : {UNIFORM_RULE}"
+            )
+        return same_and_other(output["runs"])
+
+    return judge
+
+
+def _random_couples(parents: np.ndarray, count: int, segments: Sequence[np.ndarray]) -> Callable[[Plain], str | None]:
+    """Parents that differ in every segment: at most two parents per child, rarely a copy of one parent (1/256
+    for 9 segments, against one in ten children when a parent may mate with itself among ten), and many
+    different couples (all of the 45 couples of 10 parents, against 10 for PyGAD's pairing k with k + 1)."""
+    couples_needed = 2 * math.comb(len(parents), 2) // 3
+
+    def judge(output: Plain) -> str | None:
+        if not output["kept"]:
+            return "les parents ont été modifiés : un croisement doit créer de nouveaux enfants"
+        children, problem = as_array(output["runs"][0], (count, parents.shape[1]))
+        if problem:
+            return problem
+        sources = _sources(parents, children, segments)
+        if sources is None:
+            return "un segment d'un enfant ne vient tel quel d'aucun parent"
+        families = [sorted(set(row.tolist())) for row in sources]
+        crowded = next((k for k, family in enumerate(families) if len(family) > 2), None)
+        if crowded is not None:
+            return f"l'enfant {crowded} prend ses segments chez plus de deux parents"
+        copies = sum(len(family) == 1 for family in families)
+        if copies > 0.04 * count:
+            return f"{copies} enfants sur {count} recopient un seul parent en entier : {UNIFORM_RULE}"
+        couples = {tuple(family) for family in families if len(family) == 2}
+        if len(couples) < couples_needed:
+            total = math.comb(len(parents), 2)
+            return (
+                f"les {count} enfants ne viennent que de {len(couples)} couples de parents sur les {total} "
+                f"possibles : tirez les deux parents de chaque enfant au hasard parmi tous les parents reçus"
+            )
+        return same_and_other(output["runs"])
+
+    return judge
+
+
 def uniform_crossover_cases(seed: int | None) -> list[Case]:
-    """Two parents of the témoin, ten parents, interleaved segments."""
+    """Two parents of the témoin, ten parents, interleaved segments; then coin flips (1 000 children of two
+    parents) and random couples (400 children of ten parents), the parents differing in every row."""
     rng = case_rng(seed, 12)
     space = RowPermutationSpace(temoin())
     two, ten, interleaved = chromosomes(space, 2, rng), chromosomes(space, 10, rng), interleaved_population(6, rng)
+    two_apart, ten_apart = distinct_parents(space, 2, rng), distinct_parents(space, 10, rng)
     first = int(rng.integers(1000))
     return [
         Case(
@@ -391,6 +507,16 @@ def uniform_crossover_cases(seed: int | None) -> list[Case]:
             _crossovers(interleaved, 60, INTERLEAVED[:2], first + 20),
             _uniform(interleaved, 60, INTERLEAVED[:2]),
         ),
+        Case(
+            "2 parents différents sur chaque ligne, 1 000 enfants : chaque ligne se tire à pile ou face",
+            _crossovers(two_apart, 1000, space.segments, first + 30),
+            _coin_flips(two_apart, 1000, space.segments),
+        ),
+        Case(
+            "10 parents différents sur chaque ligne, 400 enfants : des couples de parents tirés au hasard",
+            _crossovers(ten_apart, 400, space.segments, first + 40),
+            _random_couples(ten_apart, 400, space.segments),
+        ),
     ]
 
 
@@ -401,6 +527,7 @@ register(
         functions=("uniform_crossover",),
         references=(uniform_crossover,),
         make_cases=uniform_crossover_cases,
+        time_limit=5.0,
         answers=("sudoku_course.solvers.genetic.uniform_crossover",),
         level="intermédiaire",
         minutes=20,
@@ -501,11 +628,13 @@ def _mean_rank(costs: np.ndarray, count: int, size: int, low: float, high: float
 
 
 def tournament_cases(seed: int | None) -> list[Case]:
-    """Whole-population tournaments (with a tie), tournaments of one, tournaments of three and of five."""
+    """Whole-population tournaments (with a tie), tournaments of one (distinct costs, then costs equal two by
+    two: the winner is the contestant, not another individual of the same cost), tournaments of three and five."""
     rng = case_rng(seed, 13)
     distinct = rng.permutation(np.arange(8) * 3 + 5)
     tied = distinct.copy()
     tied[rng.choice(8, size=2, replace=False)] = distinct.min() - 1  # two individuals share the lowest cost
+    pairs = rng.permutation(np.repeat(np.arange(3) * 4 + 6, 2))  # six individuals, their costs equal two by two
     ten = rng.permutation(np.arange(10) * 2 + 20)
     thirty = rng.permutation(np.arange(30) + 10)
     first = int(rng.integers(1000))
@@ -524,6 +653,11 @@ def tournament_cases(seed: int | None) -> list[Case]:
             "un seul participant par tournoi (size = 1) : un tirage uniforme",
             _tournaments(ten[:6], 3000, 1, first + 20),
             _uniform_draw(ten[:6], 3000, 400, 600),
+        ),
+        Case(
+            "un seul participant par tournoi, coûts ex æquo deux à deux : chacun gagne aussi souvent",
+            _tournaments(pairs, 3000, 1, first + 50),
+            _uniform_draw(pairs, 3000, 400, 600),
         ),
         Case(
             "3 000 tournois de 3 parmi 10 : le rang moyen du gagnant",
@@ -960,7 +1094,7 @@ def compare_encodings_cases(seed: int | None) -> list[Case]:
         ("témoin, lignes contre blocs, graines 0, 1 et 2, budget 2 000", temoin(), ["rows", "boxes"], [0, 1, 2], 2_000),
         ("témoin, lignes seules, graines 1 et 2, budget 2 000", temoin(), ["rows"], [1, 2], 2_000),
         ("témoin, blocs seuls, budget trop petit pour réussir (200)", temoin(), ["boxes"], [0, 1], 200),
-        (f"la grille facile n° {index}, lignes puis blocs, 3 graines", easy[index], ["rows", "boxes"], seeds, 3_000),
+        (f"la grille facile-{index:02d}, lignes puis blocs, 3 graines", easy[index], ["rows", "boxes"], seeds, 3_000),
     ]
     return [
         Case(
@@ -991,13 +1125,14 @@ register(
 
 # ------------------------------------------------------------ 7: time ratio against a baseline
 def time_ratio(seconds: list[float], solved: list[bool], baseline_seconds: list[float]):
-    """Reference: (median time of the solved runs / median baseline time, floor of its log10, failed runs);
-    (None, None, failed runs) when no run is solved."""
-    times = [time for time, ok in zip(seconds, solved, strict=True) if ok]
-    failures = len(seconds) - len(times)
-    if not times:
+    """Reference: (median time of the solved runs / median baseline time on the same runs, floor of its log10,
+    failed runs); (None, None, failed runs) when no run is solved. baseline_seconds[k] goes with run k."""
+    pairs = [(time, baseline) for time, ok, baseline in zip(seconds, solved, baseline_seconds, strict=True) if ok]
+    failures = len(seconds) - len(pairs)
+    if not pairs:
         return None, None, failures
-    ratio = float(np.median(times) / np.median(baseline_seconds))
+    times, baselines = zip(*pairs, strict=True)
+    ratio = float(np.median(times) / np.median(baselines))
     return ratio, math.floor(math.log10(ratio)), failures
 
 
@@ -1028,21 +1163,51 @@ def _ratio_judge(solved: Sequence[bool]) -> Callable[[Plain], str | None]:
     return judge
 
 
+RATIO_DISAGREE = (
+    "ce n'est pas le rapport des temps médians sur les exécutions résolues : la médiane des temps résolus, "
+    "divisée par la médiane des temps de la référence sur ces mêmes exécutions"
+)
+
+
 def time_ratio_cases(seed: int | None) -> list[Case]:
+    """Handmade runs (medians of odd and even counts, failures on the grids where the baseline is slow, a
+    ratio below 1, a ratio just under 1 000, no run solved); for a seed, random runs in addition."""
     settings = [
         ("trois exécutions résolues", [2.0, 3.0, 10.0], [True, True, True], [0.001, 0.002, 0.004]),
-        ("un échec : son temps ne compte pas", [1.0, 50.0, 2.0, 3.0], [True, False, True, True], [0.01]),
-        ("quatre exécutions résolues : médiane entre deux valeurs", [1.0, 2.0, 4.0, 9.0], [True] * 4, [0.001, 0.002]),
+        (
+            "un échec : ni son temps ni celui de la référence sur la même grille ne comptent",
+            [1.0, 50.0, 2.0, 3.0],
+            [True, False, True, True],
+            [0.01, 0.5, 0.02, 0.03],
+        ),
+        (
+            "quatre exécutions résolues : médianes entre deux valeurs",
+            [1.0, 2.0, 4.0, 9.0],
+            [True] * 4,
+            [0.001, 0.004, 0.002, 0.003],
+        ),
+        (
+            "deux échecs sur les grilles où la référence est lente",
+            [1.0, 2.0, 3.0, 40.0, 50.0],
+            [True, True, True, False, False],
+            [0.001, 0.002, 0.003, 0.5, 0.6],
+        ),
+        (
+            "six exécutions, deux échecs : médianes de quatre valeurs",
+            [0.5, 8.0, 1.5, 0.7, 9.0, 2.5],
+            [True, False, True, True, False, True],
+            [0.002, 0.09, 0.001, 0.006, 0.08, 0.004],
+        ),
         ("le GA va plus vite : rapport inférieur à 1", [0.0009], [True], [0.001]),
         ("un rapport de 999 : pas encore trois ordres de grandeur", [9.99], [True], [0.01]),
-        ("aucune exécution résolue", [4.0, 5.0], [False, False], [0.002]),
+        ("aucune exécution résolue", [4.0, 5.0], [False, False], [0.002, 0.003]),
     ]
     if seed is not None:
         rng = case_rng(seed, 16)
         for runs in (3, 6):
             seconds = [round(float(s), 3) for s in rng.uniform(0.05, 3, size=runs)]
             solved = [True, *(bool(x) for x in rng.random(runs - 1) < 0.7)]
-            baseline = [round(float(s), 5) for s in rng.uniform(0.0005, 0.01, size=int(rng.integers(1, 5)))]
+            baseline = [round(float(s), 5) for s in rng.uniform(0.0005, 0.01, size=runs)]
             settings.append((f"{runs} exécutions tirées au hasard", seconds, solved, baseline))
     return [
         Case(
@@ -1050,7 +1215,7 @@ def time_ratio_cases(seed: int | None) -> list[Case]:
             calling(seconds, solved, baseline),
             _ratio_judge(solved),
             agree=close,
-            disagree="ce n'est pas le rapport des temps médians (exécutions résolues seules) à celui de la référence",
+            disagree=RATIO_DISAGREE,
         )
         for label, seconds, solved, baseline in settings
     ]
