@@ -193,6 +193,33 @@ def test_wrong_differences_fail(wrong, fails_without_leak):
     assert WRONG_DIFFERENCES[wrong] in fails_without_leak("swap_difference", wrong).text()
 
 
+def test_other_valid_differences_pass(passes):
+    """Rows walked from right to left, or each misplaced digit sent to its target cell: other valid swap lists."""
+
+    def right_to_left(target, position, rows):
+        current, swaps = position.copy(), []
+        for row in rows:
+            for col in reversed(range(current.shape[1])):
+                if current[row, col] != target[row, col]:
+                    other = int(np.flatnonzero(current[row] == target[row, col])[0])
+                    swaps.append([int(row), other, col])
+                    current[row, [col, other]] = current[row, [other, col]]
+        return swaps
+
+    def sends_digits_home(target, position, rows):
+        current, swaps = position.copy(), []
+        for row in rows:
+            for col in range(current.shape[1]):
+                while current[row, col] != target[row, col]:
+                    home = int(np.flatnonzero(target[row] == current[row, col])[0])
+                    swaps.append((int(row), col, home))
+                    current[row, [col, home]] = current[row, [home, col]]
+        return tuple(swaps)
+
+    passes("swap_difference", right_to_left)
+    passes("swap_difference", sends_digits_home)
+
+
 # ------------------------------------------------------------ scale_swaps
 def rounds(k, swaps):
     return [swaps[i % len(swaps)] for i in range(round(k * len(swaps)))]
@@ -267,19 +294,81 @@ def nine_rows(position, velocity, own_best, swarm_best, w, c1, c2, rng):
     return step_with(position, velocity, own_best, swarm_best, w, c1 * r1, c2 * r2, rng.permutation(9))
 
 
+def rows_drawn_first(position, velocity, own_best, swarm_best, w, c1, c2, rng):
+    rows = rng.permutation(len(position))
+    r1, r2 = rng.random(), rng.random()
+    return step_with(position, velocity, own_best, swarm_best, w, c1 * r1, c2 * r2, rows)
+
+
+def one_row_order_per_term(position, velocity, own_best, swarm_best, w, c1, c2, rng):
+    n = len(position)
+    r1 = rng.random()
+    own = L.scale_swaps(c1 * r1, L.swap_difference(own_best, position, rng.permutation(n)))
+    r2 = rng.random()
+    swarm = L.scale_swaps(c2 * r2, L.swap_difference(swarm_best, position, rng.permutation(n)))
+    velocity = L.scale_swaps(w, velocity) + own + swarm
+    return L.apply_swaps(position, velocity), velocity
+
+
+def social_term_from_own_best(position, velocity, own_best, swarm_best, w, c1, c2, rng):
+    r1, r2 = rng.random(), rng.random()
+    rows = rng.permutation(len(position))
+    velocity = (
+        L.scale_swaps(w, velocity)
+        + L.scale_swaps(c1 * r1, L.swap_difference(own_best, position, rows))
+        + L.scale_swaps(c2 * r2, L.swap_difference(swarm_best, own_best, rows))
+    )
+    return L.apply_swaps(position, velocity), velocity
+
+
+def moves_by_the_old_velocity(position, velocity, own_best, swarm_best, w, c1, c2, rng):
+    _, new_velocity = L.swap_pso_step(position, velocity, own_best, swarm_best, w, c1, c2, rng)
+    return L.apply_swaps(position, velocity), new_velocity
+
+
 WRONG_STEPS = {
     global_generator: "générateur rng reçu",
-    swapped_coefficients: "(c1 r1) · (p − x) puis (c2 r2) · (g − x)",
+    swapped_coefficients: "ne va pas",
     no_inertia: "commencer par w · v",
-    one_draw_for_both: "deux premiers tirages rng.random()",
+    one_draw_for_both: "(c2 r2) · (g − x), ne va pas",
     returns_the_input: "n'a résolu le témoin que pour 0 graine(s)",
     nine_rows: "erreur",
+    rows_drawn_first: "d'autres tirages que ceux de l'énoncé",
+    one_row_order_per_term: "d'autres tirages que ceux de l'énoncé",
+    social_term_from_own_best: "(c2 r2) · (g − x), ne va pas",
+    moves_by_the_old_velocity: "n'est pas x + v",
 }
 
 
 @pytest.mark.parametrize("wrong", WRONG_STEPS)
 def test_wrong_steps_fail(wrong, fails_without_leak):
     assert WRONG_STEPS[wrong] in fails_without_leak("swap_pso_step", wrong).text()
+
+
+def test_a_step_written_with_other_styles_passes(passes):
+    """Both coefficients drawn at once, numpy indices in the swaps, the velocity returned as tuples."""
+
+    def difference(target, position, rows):
+        current, swaps = position.copy(), []
+        for row in rows:
+            for col in range(current.shape[1]):
+                if current[row, col] != target[row, col]:
+                    other = np.flatnonzero(current[row] == target[row, col])[0]
+                    swaps.append((row, col, other))
+                    current[row, [col, other]] = current[row, [other, col]]
+        return swaps
+
+    def step(position, velocity, own_best, swarm_best, w, c1, c2, rng):
+        r1, r2 = rng.random(2)
+        rows = rng.permutation(position.shape[0])
+        new = [
+            *L.scale_swaps(w, velocity),
+            *L.scale_swaps(c1 * r1, difference(own_best, position, rows)),
+            *L.scale_swaps(c2 * r2, difference(swarm_best, position, rows)),
+        ]
+        return L.apply_swaps(position, new), tuple(new)
+
+    passes("swap_pso_step", step)
 
 
 # ------------------------------------------------------------ swarm_size_study
@@ -488,7 +577,24 @@ def percent_success(evaluate, param_grid, seeds):
     )
 
 
+def median_of_solved_runs(evaluate, param_grid, seeds):
+    rows = []
+    for values in itertools.product(*param_grid.values()):
+        params = dict(zip(param_grid, values, strict=True))
+        runs = [evaluate(params, seed) for seed in seeds]
+        solved = [evaluations for ok, evaluations in runs if ok] or [evaluations for _, evaluations in runs]
+        rows.append(
+            {
+                **params,
+                "success_rate": statistics.mean(ok for ok, _ in runs),
+                "median_evaluations": statistics.median(solved),
+            }
+        )
+    return sorted(rows, key=lambda row: (-row["success_rate"], row["median_evaluations"]))
+
+
 WRONG_SEARCHES = {
+    median_of_solved_runs: "résolues ou non",
     success_only: "à taux de succès égal",
     ties_reversed: "gardez l'ordre d'énumération",
     mean_not_median: "n'est pas la médiane",

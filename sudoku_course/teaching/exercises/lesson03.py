@@ -811,11 +811,32 @@ class StepInputs:
     seed: int
     givens: np.ndarray
 
-    def draws(self) -> tuple[float, float, list[int]]:
-        """r1, r2 and the row order, drawn from the seed in the order the statement fixes."""
-        rng = np.random.default_rng(self.seed)
-        r1, r2 = rng.random(), rng.random()
-        return r1, r2, rng.permutation(len(self.position)).tolist()
+    def draws(self, order: str = "r1 r2 rows") -> tuple[float, float, list[int], list[int]]:
+        """r1, r2 and the row orders of p - x and of g - x, drawn from the seed in the given `order`.
+
+        The statement's order is "r1 r2 rows" (one row order for both differences); the others
+        (DRAW_ORDERS) are the plausible ways of drawing the same numbers in another order.
+        """
+        rng, n = np.random.default_rng(self.seed), len(self.position)
+        drawn: dict[str, object] = {}
+        for name in order.split():
+            drawn[name] = rng.random() if name in ("r1", "r2") else rng.permutation(n).tolist()
+        own_rows = drawn.get("rows", drawn.get("rows_p"))
+        return drawn["r1"], drawn["r2"], own_rows, drawn.get("rows", drawn.get("rows_g"))
+
+    def terms(self, order: str = "r1 r2 rows") -> tuple[list[Swap], list[Swap], list[Swap]]:
+        """The three terms w · v, (c1 r1) · (p - x) and (c2 r2) · (g - x) with the draws made in `order`."""
+        r1, r2, own_rows, swarm_rows = self.draws(order)
+        return (
+            scale_swaps(self.w, self.velocity),
+            scale_swaps(self.c1 * r1, swap_difference(self.own_best, self.position, own_rows)),
+            scale_swaps(self.c2 * r2, swap_difference(self.swarm_best, self.position, swarm_rows)),
+        )
+
+
+DRAW_ORDERS = ("rows r1 r2", "r1 r2 rows_p rows_g", "r1 rows_p r2 rows_g", "rows_p rows_g r1 r2")
+"""Other orders of the step's draws a student may write: the row order first, one row order per
+difference (after the coefficients, or each with its coefficient), the package's order."""
 
 
 def _one_step(step: Callable, inputs: StepInputs, seed: int | None = None) -> Plain:
@@ -869,19 +890,28 @@ def _step_judge(inputs: StepInputs) -> Callable[[Plain], str | None]:
         if problem:
             return problem
         velocity = _oriented(output["result"][1])
-        r1, r2, rows = inputs.draws()
-        inertia = _oriented(scale_swaps(inputs.w, inputs.velocity))
-        own = scale_swaps(inputs.c1 * r1, swap_difference(inputs.own_best, inputs.position, rows))
-        swarm = scale_swaps(inputs.c2 * r2, swap_difference(inputs.swarm_best, inputs.position, rows))
+        inertia, own, swarm = (_oriented(term) for term in inputs.terms())
         if velocity[: len(inertia)] != inertia:
             return "la nouvelle vitesse doit commencer par w · v (scale_swaps(w, velocity))"
-        if velocity[len(inertia) :] != _oriented(own + swarm):
+        if velocity[len(inertia) :] == own + swarm:
+            return None
+        if any(velocity == _oriented(sum(inputs.terms(order), [])) for order in DRAW_ORDERS):
             return (
-                "après w · v doivent venir (c1 r1) · (p − x) puis (c2 r2) · (g − x) : r1 et r2 sont les deux "
-                "premiers tirages rng.random(), puis rows = rng.permutation(n) ; p − x = "
-                "swap_difference(own_best, position, rows) et g − x = swap_difference(swarm_best, position, rows)"
+                "votre vitesse correspond à d'autres tirages que ceux de l'énoncé : r1 = rng.random(), puis "
+                "r2 = rng.random(), puis rows = rng.permutation(n), un seul ordre des lignes pour les deux différences"
             )
-        return None
+        rest = velocity[len(inertia) :]
+        swarm_ends = len(rest) >= len(swarm) and rest[len(rest) - len(swarm) :] == swarm
+        own_starts = rest[: len(own)] == own
+        if not own_starts or (swarm_ends and len(rest) != len(own) + len(swarm)):
+            return (
+                "après w · v, le terme (c1 r1) · (p − x) ne va pas : p − x = swap_difference(own_best, position, "
+                "rows), de la position reçue vers own_best, puis scale_swaps avec c1 × r1 (r1 : le premier tirage)"
+            )
+        return (
+            "le dernier terme, (c2 r2) · (g − x), ne va pas : g − x = swap_difference(swarm_best, position, rows), "
+            "de la position reçue vers swarm_best, puis scale_swaps avec c2 × r2 (r2 : le second tirage)"
+        )
 
     return judge
 
@@ -1118,7 +1148,10 @@ def _search_judge(case: SearchCase) -> Callable[[Plain], str | None]:
             if problem or not close(row["success_rate"], rate):
                 return problem or f"{where}, success_rate n'est pas la part des graines résolues"
             if not close(row["median_evaluations"], median):
-                return f"{where}, median_evaluations n'est pas la médiane des évaluations (ni une moyenne, ni un total)"
+                return (
+                    f"{where}, median_evaluations n'est pas la médiane des évaluations de toutes ses exécutions, "
+                    "résolues ou non (ni une moyenne, ni un total)"
+                )
         return _order_problem(rows, keys, index)
 
     return judge
