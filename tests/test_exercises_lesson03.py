@@ -373,7 +373,7 @@ def test_a_step_written_with_other_styles_passes(passes):
 
 # ------------------------------------------------------------ swarm_size_study
 def runs_of(puzzles, size, seeds, budget):
-    solver = WorkerExplorerSwarm(n_organisms=size)
+    solver = WorkerExplorerSwarm(population_size=size)
     return [solver.solve(puzzle, seed=seed, budget=budget) for puzzle in puzzles for seed in seeds]
 
 
@@ -430,7 +430,7 @@ def test_a_study_as_a_data_frame_passes_too(passes):
 # ------------------------------------------------------------ track_convergence
 def with_restarts(puzzle, iterations, seed):
     costs = []
-    WorkerExplorerSwarm(n_organisms=100, max_epochs=iterations).solve(
+    WorkerExplorerSwarm(population_size=100, max_iterations=iterations).solve(
         puzzle, seed=seed, callback=lambda epoch, best: costs.append(best)
     )
     return costs
@@ -438,7 +438,7 @@ def with_restarts(puzzle, iterations, seed):
 
 def epoch_numbers(puzzle, iterations, seed):
     epochs = []
-    WorkerExplorerSwarm(n_organisms=100, max_epochs=iterations, max_attempts=1).solve(
+    WorkerExplorerSwarm(population_size=100, max_iterations=iterations, max_attempts=1).solve(
         puzzle, seed=seed, callback=lambda epoch, best: epochs.append(epoch)
     )
     return epochs
@@ -446,7 +446,7 @@ def epoch_numbers(puzzle, iterations, seed):
 
 def default_hive(puzzle, iterations, seed):
     costs = []
-    WorkerExplorerSwarm(max_epochs=iterations, max_attempts=1).solve(
+    WorkerExplorerSwarm(max_iterations=iterations, max_attempts=1).solve(
         puzzle, seed=seed, callback=lambda epoch, best: costs.append(best)
     )
     return costs

@@ -3,7 +3,7 @@
 - `WorkerExplorerSwarm` ("swarm"): the discrete swarm of the original course.
   Grids are box-valid by construction; workers (most of the hive) swap two
   cells of a box and keep the swap when it lowers the error, explorers draw a
-  fresh grid at every epoch, and after each epoch the best worker and the best
+  fresh grid at every iteration, and after each iteration the best worker and the best
   explorer are merged box by box into the worst worker. No velocity here.
 - `SwapPSO` ("swap-pso"): the canonical PSO recurrence rewritten on row swaps.
   A position is a grid whose rows are permutations; a velocity is a list of
@@ -40,22 +40,22 @@ class WorkerExplorerSwarm(Solver):
     Lesson 03, section 3 (un essaim discret : ouvrières et exploratrices).
 
     A hive of `population_size` grids, the first `worker_ratio` of them workers and
-    the rest explorers. One epoch:
+    the rest explorers. One iteration:
 
     1. each worker swaps two free cells of a box and keeps the neighbour if it
        has fewer conflicts, or with probability `mutation_rate` anyway; a worker
-       that failed to improve for more than `max_age` epochs gets a fresh grid;
+       that failed to improve for more than `max_age` iterations gets a fresh grid;
     2. each explorer draws a fresh random grid;
     3. the best worker and the best explorer are merged box by box (each box
        from the explorer with probability 1/2) into the worst worker.
 
-    The best grid ever seen is kept. After `max_iterations` epochs without a
+    The best grid ever seen is kept. After `max_iterations` iterations without a
     solution the hive restarts from scratch (the generator continues, so each
     attempt starts from new random grids), up to `max_attempts` attempts when
     the run has no budget; a run given a budget of evaluations or seconds
     starts new attempts until it is spent.
     With `stagnation_limit`, a best grid that has not improved for that many
-    epochs is polished by a hill climb over box swaps (the hybrid variant).
+    iterations is polished by a hill climb over box swaps (the hybrid variant).
 
     With `restrict`, the hive lives in the restricted box space: cells fixed by
     naked and hidden singles are givens, fresh grids are random matchings of each
@@ -64,9 +64,9 @@ class WorkerExplorerSwarm(Solver):
     candidates (`BoxPermutationSpace.neighbours`). Merging whole boxes keeps that.
 
     The hive moves in lockstep: every worker's move is drawn and evaluated in
-    one numpy operation. An epoch costs one evaluation per organism, plus the
+    one numpy operation. An iteration costs one evaluation per organism, plus the
     merge and the fresh grids of reset workers; the run stops at the end of the
-    epoch during which the evaluation budget runs out.
+    iteration during which the evaluation budget runs out.
     """
 
     name = "swarm"
@@ -113,14 +113,14 @@ class WorkerExplorerSwarm(Solver):
             if attempt:
                 run.restarts += 1
                 hive.populate()
-            if self._epochs(hive, run):
+            if self._attempt(hive, run):
                 break
             attempt += 1
         run.stats.update(worker_resets=hive.resets, local_searches=hive.local_searches)
         return puzzle.with_cells(hive.best_cells.reshape(puzzle.cells.shape))
 
-    def _epochs(self, hive: Hive, run: Run) -> bool:
-        """Run the epochs of one attempt; True if the run must stop (solved, budget spent or callback)."""
+    def _attempt(self, hive: Hive, run: Run) -> bool:
+        """Run the iterations of one attempt; True if the run must stop (solved, budget spent or callback)."""
         stagnant = 0
         for _ in range(self.max_iterations):
             previous_best = hive.best_error

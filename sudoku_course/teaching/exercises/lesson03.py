@@ -281,7 +281,7 @@ def swarm_size_study(puzzles: list[SudokuGrid], sizes: list[int], seeds: list[in
     swarm over every puzzle and seed with `budget` evaluations."""
     rows = []
     for size in sizes:
-        solver = WorkerExplorerSwarm(n_organisms=size)
+        solver = WorkerExplorerSwarm(population_size=size)
         results = [solver.solve(puzzle, seed=seed, budget=budget) for puzzle in puzzles for seed in seeds]
         rows.append(
             {
@@ -383,7 +383,7 @@ register(
 def track_convergence(puzzle: SudokuGrid, iterations: int, seed: int) -> list[int]:
     """Reference: best cost after each iteration of one attempt of a 100-organism worker/explorer swarm."""
     costs = []
-    solver = WorkerExplorerSwarm(n_organisms=100, max_epochs=iterations, max_attempts=1)
+    solver = WorkerExplorerSwarm(population_size=100, max_iterations=iterations, max_attempts=1)
     solver.solve(puzzle, seed=seed, callback=lambda epoch, best: costs.append(best))
     return costs
 
