@@ -423,7 +423,8 @@ class Effects:
     - algorithm effect = mean over r of (m[r, a2] - m[r, a1]);
     - interaction = (m[r2, a2] - m[r1, a2]) - (m[r2, a1] - m[r1, a1]): how much the representation effect
       differs between the algorithms (by symmetry, how much the algorithm effect differs between the
-      representations). 0 when the effects simply add up.
+      representations). 0 when the effects simply add up. It is the whole difference of differences, not
+      halved as in Montgomery's convention, so its size is not on the scale of the main effects.
 
     Means, not medians, because these effects decompose the table exactly (each cell mean is the grand mean
     plus or minus half of each effect and a quarter of the interaction); the medians stay in the cross table.
