@@ -438,7 +438,8 @@ def test_grading_refuses_to_start_without_solutions_or_sandbox(tmp_path, monkeyp
     assert "--no-sandbox" in capsys.readouterr().err and not (tmp_path / "g.csv").exists()
     assert main([*arguments, "--no-sandbox"]) == 0
     report = (tmp_path / "grading-report.txt").read_text(encoding="utf-8")
-    assert report.count("WITHOUT a sandbox") == 2 and f"alice/00-environnement.ipynb: ok, {FULL_MARKS:g}/{FULL_MARKS:g} points" in report
+    assert report.count("WITHOUT a sandbox") == 2
+    assert f"alice/00-environnement.ipynb: ok, {FULL_MARKS:g}/{FULL_MARKS:g} points" in report
 
 
 def test_solutions_that_fail_their_own_cases_stop_the_run(tmp_path, monkeypatch):

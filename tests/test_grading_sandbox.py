@@ -113,6 +113,29 @@ def test_course_folder_submissions_secret_are_hidden_and_the_system_is_read_only
     assert (course / "solutions" / "00-environnement.ipynb").read_text(encoding="utf-8") == "the master"
 
 
+def test_the_puzzle_banks_come_back_read_only_inside_a_hidden_course_folder(bubblewrap, secret_place, tmp_path):
+    found = probe_value(
+        """
+        import pathlib
+        import sudoku_course.banks
+        from sudoku_course.puzzles import load_bank
+        def box_index(row, col, box_size=3):
+            folder = pathlib.Path(sudoku_course.banks.__path__[0])
+            try:
+                (folder / "easy.txt").write_text("changed")
+                written = "written"
+            except OSError:
+                written = "OSError"
+            return {"easy": len(load_bank("easy")), "medium": len(load_bank("medium")), "write": written}
+        """,
+        secret_place[2],
+        tmp_path,
+    )
+    from sudoku_course.puzzles import load_bank
+
+    assert found == {"easy": len(load_bank("easy")), "medium": len(load_bank("medium")), "write": "OSError"}
+
+
 def test_no_network_no_grader_processes_and_a_cleared_environment(bubblewrap, secret_place, tmp_path, monkeypatch):
     monkeypatch.setenv("SUDOKU_COURSE_SECRET", "in the grader's environment")
     _, _, sandbox = secret_place

@@ -44,6 +44,7 @@ from pathlib import Path
 import psutil
 
 import sudoku_course
+import sudoku_course.banks
 
 from ..isolation import CRASH, ERROR, TIMEOUT, VALUE, Outcome
 
@@ -92,9 +93,11 @@ def _inside(path: Path, folder: Path) -> bool:
 
 
 def kept_paths() -> tuple[Path, ...]:
-    """What the runner needs read-only even inside a hidden folder: the package and the Python environment."""
+    """What the runner needs read-only even inside a hidden folder: the package, its puzzle banks (an editable
+    install maps `sudoku_course.banks` to the course's `puzzles/` folder) and the Python environment."""
     package = Path(sudoku_course.__file__).resolve().parent
-    return tuple(dict.fromkeys(Path(p).resolve() for p in (package, sys.prefix, sys.base_prefix)))
+    banks = [Path(p) for p in sudoku_course.banks.__path__]
+    return tuple(dict.fromkeys(Path(p).resolve() for p in (package, *banks, sys.prefix, sys.base_prefix)))
 
 
 def course_folder() -> Path:
