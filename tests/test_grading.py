@@ -184,7 +184,27 @@ def box_index(row, col, box_size=3):
     if box_size == 4:
         os._exit(0)
     return (row // box_size) * box_size + col // box_size"""
+    registry = """import sys
+def _reference_of(name):
+    for module in list(sys.modules.values()):
+        registry = getattr(module, "REGISTRY", None)
+        if isinstance(registry, dict):
+            for item in registry.values():
+                functions = list(getattr(item, "functions", ()))
+                if name in functions:
+                    return item.references[functions.index(name)]
+def _delegate(function):
+    def wrapper(*args, **kwargs):
+        return _reference_of(function.__name__)(*args, **kwargs)
+    return wrapper
+@_delegate
+def box_index(*args, **kwargs):
+    pass
+@_delegate
+def is_valid_solution(*args, **kwargs):
+    pass"""
     return {
+        "h-registry": {"exercise-1": registry, "exercise-2": ""},
         "h-escape": {"imports": escape, "exercise-1": "", "exercise-2": ""},
         "h-monkey": {"exercise-1": monkey, "exercise-2": ""},
         "h-key": {"exercise-1": key, "exercise-2": ""},
@@ -371,6 +391,13 @@ def test_attacks_forge_no_point(graded, student):
     assert points(graded, student) == (0, 0, 0)
 
 
+def test_reaching_the_registry_in_the_sandbox_forges_nothing_and_is_flagged(graded):
+    assert points(graded, "h-registry") == (0, 0, 0)
+    assert graded.gradebook["h-registry"]["flags"] == "flagged-dynamic: box_index; flagged-dynamic: is_valid_solution"
+    assert "code dynamique" in feedback(graded, "h-registry") and "uses dynamic code" in graded.console
+    assert {graded.grades[("h-registry", name)]["passed"] for name in ("box_index", "is_valid_solution")} == {"0"}
+
+
 def test_using_the_package_answers_is_flagged_and_earns_nothing(graded):
     assert points(graded, "h-answers") == (0, 0, 0)
     assert graded.gradebook["h-answers"]["flags"] == "flagged-import: box_index; flagged-import: is_valid_solution"
@@ -455,7 +482,7 @@ def test_solutions_that_fail_their_own_cases_stop_the_run(tmp_path, monkeypatch)
         "def is_valid_solution(grid, puzzle=None):\n    return grid.is_solved() and puzzle is None or grid.is_solved()"
     )
     write_notebook(with_code(solution(), exercise_2=using), tmp_path / "solutions" / f"{LESSON}.ipynb")
-    with pytest.raises(GradingError, match="is_valid_solution uses its answer sudoku_course.grid.SudokuGrid.is_solved"):
+    with pytest.raises(GradingError, match="00-environnement is_valid_solution uses sudoku_course.grid.SudokuGrid.is_solved"):
         grade(tmp_path / "rendus", tmp_path / "solutions", tmp_path / "grades.csv", sandboxed=False)
 
 
@@ -478,17 +505,23 @@ def test_the_secret_comes_from_a_file_outside_the_course(tmp_path, monkeypatch):
     assert student_seed(b"a", "alice") != student_seed(b"b", "alice") != student_seed(b"a", "bob")
 
 
-def test_make_diff_takes_a_submission_with_spaces_in_its_path(tmp_path):
-    folder = tmp_path / "rendus de la classe" / "jean dupont"
+def test_make_diff_takes_a_submission_with_spaces_quotes_and_shell_code_in_its_path(tmp_path):
+    marker = f"pwned-{os.getpid()}"
+    hostile = f"`touch {marker}-1` $(touch {marker}-2) $(shell touch {marker}-3) ' \" $$HOME"
+    folder = tmp_path / "rendus de la classe" / hostile / "jean dupont"
     folder.mkdir(parents=True)
     submission = with_code(solution(), exercise_1=CAROL_BOX)
     write_notebook(submission, folder / f"{LESSON}.ipynb")
     done = subprocess.run(
-        ["make", "--no-print-directory", "diff", f"SUBMISSION={folder / f'{LESSON}.ipynb'}"],
-        cwd=ROOT,
+        ["make", "--no-print-directory", "-C", str(ROOT), "diff", f"SUBMISSION={folder / f'{LESSON}.ipynb'}"],
+        cwd=tmp_path,
         capture_output=True,
         text=True,
         timeout=120,
     )
+    created = [*ROOT.glob(f"{marker}*"), *tmp_path.glob(f"{marker}*")]
+    for path in created:
+        path.unlink()
+    assert created == []
     assert done.returncode == 0, done.stderr
     assert "Hard-codes boxes of 3" in done.stdout

@@ -30,7 +30,13 @@ def bubblewrap():
 
 
 def run_probe(
-    body: str, sandbox: Sandbox, tmp_path: Path, *, time_limit: float = 60, case_limit: float = 30
+    body: str,
+    sandbox: Sandbox,
+    tmp_path: Path,
+    *,
+    time_limit: float = 60,
+    case_limit: float = 30,
+    seed: int | None = None,
 ) -> list[Outcome]:
     """Outcomes of: setup, the definitions of `body` (one chunk per statement), then case 0 of box_index."""
     source = textwrap.dedent(body)
@@ -40,15 +46,15 @@ def run_probe(
     cells_file.chmod(0o644)
     tmp_path.chmod(0o711)
     steps = [["setup"], *(["chunk", j] for j in range(len(definitions(cells)))), ["case", "box_index", 0, case_limit]]
-    runner = sandbox.start(cells_file, {"seed": None, "steps": steps}, tmp_path / "log")
+    runner = sandbox.start(cells_file, {"seed": seed, "steps": steps}, tmp_path / "log")
     try:
         return [runner.answer(index, time_limit) for index in range(len(steps))]
     finally:
         runner.stop()
 
 
-def probe_value(body: str, sandbox: Sandbox, tmp_path: Path):
-    outcome = run_probe(body, sandbox, tmp_path)[-1]
+def probe_value(body: str, sandbox: Sandbox, tmp_path: Path, seed: int | None = None):
+    outcome = run_probe(body, sandbox, tmp_path, seed=seed)[-1]
     assert outcome.kind == VALUE, outcome
     return outcome.value
 
@@ -134,6 +140,39 @@ def test_the_puzzle_banks_come_back_read_only_inside_a_hidden_course_folder(bubb
     from sudoku_course.puzzles import load_bank
 
     assert found == {"easy": len(load_bank("easy")), "medium": len(load_bank("medium")), "write": "OSError"}
+
+
+SEED = 987_654_321_987
+
+
+def test_the_references_and_the_seed_are_unreachable_from_the_students_code(bubblewrap, tmp_path):
+    found = probe_value(
+        f"""
+        import gc, sys
+        def box_index(row, col, box_size=3):
+            registries = [
+                m.REGISTRY for n, m in list(sys.modules.items())
+                if n.startswith("sudoku_course.teaching") and isinstance(getattr(m, "REGISTRY", None), dict)
+            ]
+            lessons = [m for name, m in list(sys.modules.items()) if name.startswith("sudoku_course.teaching.exercises.")]
+            objects = gc.get_objects()
+            return {{
+                "registry": sum(len(registry) for registry in registries),
+                "in lessons": sorted(n for m in lessons for n in ("box_index", "is_valid_solution", "partial_energy")
+                                     if hasattr(m, n)),
+                "references": sorted({{getattr(o, "__qualname__", "") for o in objects if callable(o)
+                                      and getattr(o, "__module__", "") == "sudoku_course.teaching.exercises.lesson00"
+                                      and getattr(o, "__name__", "") in ("box_index", "is_valid_solution")}}),
+                "exercises": sum(type(o).__name__ in ("Exercise", "Case") for o in objects),
+                "seed": sum(any(type(v) is int and v == {SEED} for v in (o if isinstance(o, list) else o.values()))
+                            for o in objects if isinstance(o, (list, dict)) and o is not objects),
+            }}
+        """,
+        Sandbox(),
+        tmp_path,
+        seed=SEED,
+    )
+    assert found == {"registry": 0, "in lessons": [], "references": [], "exercises": 0, "seed": 0}
 
 
 def test_no_network_no_grader_processes_and_a_cleared_environment(bubblewrap, secret_place, tmp_path, monkeypatch):

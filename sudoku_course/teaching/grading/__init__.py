@@ -14,8 +14,9 @@ registry (`sudoku_course.teaching.exercises`) describes for lesson `NN-name`:
    each case of each exercise with plain data. The grader times each step,
    computes the reference outputs and judges (`judging`). Hidden cases come
    from a seed per student: HMAC-SHA256(course secret, student folder name).
-3. A submission whose code for an exercise uses the package's answer to it
-   earns no points for that exercise (flagged).
+3. A submission whose code for an exercise uses the package's answer to it,
+   or dynamic code (`exec`, `sys.modules`, frame walking...: see `scan`),
+   earns no points for that exercise (flagged, for the instructor to review).
 4. `grades.csv`, `gradebook.csv` and `feedback/<student>/<NN-name>.html` are
    written (`reports`), with a copy of the console report in
    `grading-report.txt`.
@@ -43,7 +44,19 @@ from pathlib import Path
 
 from ...progress import progress_bar
 from ..exercises import lesson_exercises
-from .judging import CRASHED, FLAGGED, INVALID, MISSING, OK, REJECTED, NotebookResult, Settings, grade_cells, ungraded
+from .judging import (
+    CRASHED,
+    FLAGGED,
+    INVALID,
+    MISSING,
+    OK,
+    REJECTED,
+    ExerciseResult,
+    NotebookResult,
+    Settings,
+    grade_cells,
+    ungraded,
+)
 from .program import CodeCell
 from .reading import Master, Rejected, Student, Unreadable, find_students, read_master, read_submission, sha256
 from .reports import write_atomically, write_feedback, write_tables
@@ -149,12 +162,20 @@ def run_tasks(tasks: Sequence[Task], run: Run, report: Callable[[NotebookResult]
     return [results[index] for index in range(len(tasks))]
 
 
+def flag_reason(item: ExerciseResult) -> str:
+    """Why an exercise is flagged, for the instructor: « box_index uses sudoku_course.grid.Layout.box_of »."""
+    reasons = []
+    if item.answers_used:
+        reasons.append(f"uses {', '.join(item.answers_used)}")
+    if item.dynamic:
+        reasons.append(f"uses dynamic code ({', '.join(item.dynamic)}): to review")
+    return f"{item.name} {'; '.join(reasons)}"
+
+
 def describe(result: NotebookResult) -> str:
     """The console line of one graded notebook."""
     line = f"{result.student}/{result.lesson}.ipynb: {result.status}, {result.points:g}/{result.max_points:g} points"
-    flagged = [
-        f"{item.name} uses {', '.join(item.answers_used)}" for item in result.exercises if item.status == FLAGGED
-    ]
+    flagged = [flag_reason(item) for item in result.exercises if item.status == FLAGGED]
     if flagged:
         line += "; flagged: " + "; ".join(flagged)
     if result.problem:
@@ -222,7 +243,7 @@ def _check_masters(masters: list[Master], run: Run) -> None:
     for result in run_tasks(tasks, Run(run.sandbox, run.settings, run.jobs, progress=False), lambda result: None):
         for item in result.exercises:
             if item.status == FLAGGED:
-                failures.append(f"{result.lesson} {item.name} uses its answer {', '.join(item.answers_used)}")
+                failures.append(f"{result.lesson} {flag_reason(item)}")
             elif item.points != item.max_points:
                 failures.append(f"{result.lesson} {item.name}: {item.passed}/{item.total} cases, status {item.status}")
         if result.problem:

@@ -3,7 +3,7 @@
 The runner (in the sandbox) only computes; everything here runs in the
 grader's process: the time limits, the restarts, the reference outputs
 (`Case.call(*references)`), the verdicts (`checks.case_verdict`), the
-answers scan and the points.
+answers scan (`scan`: answers and dynamic code, either flags the exercise) and the points.
 
 A case runs in a child of the runner, stopped by the runner at its time
 limit: an endless loop (even in C) or a crash costs that case only. A step
@@ -26,9 +26,10 @@ from ..checks import ERRORED, TOO_SLOW, CaseResult, case_verdict
 from ..exercises import Exercise, exercise
 from ..exercises.common import french
 from ..isolation import CRASH, ERROR, TIMEOUT, VALUE, Outcome
-from .program import CodeCell, answers_used, definitions, unreadable_cells
+from .program import CodeCell, definitions, unreadable_cells
 from .runner import MISSING_DEFINITION
 from .sandbox import Sandbox
+from .scan import Scan
 
 # Status of a notebook, or of one exercise in it.
 OK, TIMED_OUT, CRASHED, NOT_DONE, FLAGGED = "ok", "timeout", "crash", "not-done", "flagged"
@@ -58,6 +59,8 @@ class ExerciseResult:
     total: int = 0
     points: float = 0.0
     answers_used: list[str] = field(default_factory=list)
+    dynamic: list[str] = field(default_factory=list)
+    """Dynamic code the exercise's code uses (`exec`, `sys.modules`...): flagged for the instructor to review."""
 
     @property
     def passed(self) -> int:
@@ -220,12 +223,14 @@ def _missing(case_label: str, outcome: Outcome) -> CaseResult:
     return CaseResult(case_label, ERRORED, f"{names} : introuvable dans le notebook (pas de définition qui s'exécute)")
 
 
-def judge_exercise(item: Exercise, cells: list[CodeCell], plan: _Plan) -> ExerciseResult:
+def judge_exercise(item: Exercise, scan: Scan, plan: _Plan) -> ExerciseResult:
     """Verdicts, points and status of one exercise from the outcomes the runner gave."""
     cases = plan.cases[item.name]
     outcomes = [plan.outcomes.get((item.name, index), Outcome(TIMEOUT)) for index in range(len(cases))]
-    used = answers_used(cells, item)
-    result = ExerciseResult(item.name, item.points, OK, total=len(cases), answers_used=used)
+    found = scan.findings(item)
+    result = ExerciseResult(
+        item.name, item.points, OK, total=len(cases), answers_used=found.answers, dynamic=found.dynamic
+    )
     if any(outcome.not_implemented for outcome in outcomes):
         result.status = NOT_DONE
     else:
@@ -243,7 +248,7 @@ def judge_exercise(item: Exercise, cells: list[CodeCell], plan: _Plan) -> Exerci
             result.status = CRASHED
         if any(verdict.verdict == TOO_SLOW for verdict in result.cases):
             result.status = TIMED_OUT
-    if used:
+    if found.answers or found.dynamic:
         result.status, result.points = FLAGGED, 0.0
     return result
 
@@ -262,7 +267,8 @@ def grade_cells(
     items = [exercise(name) for name in names]
     plan = _Plan(cells, items, seed, settings)
     run_plan(plan, cells, seed, sandbox)
-    exercises = [judge_exercise(item, cells, plan) for item in items]
+    scan = Scan(cells)
+    exercises = [judge_exercise(item, scan, plan) for item in items]
     statuses = {item.status for item in exercises} | plan.lost
     status = next((s for s in (CRASHED, TIMED_OUT) if s in statuses), OK)
     problem = f"runner: {plan.problem}" if plan.problem else ""

@@ -9,7 +9,7 @@ goes beside it under another name (said on the console), so no row is lost.
   status (ok, not-done, flagged, timeout, crash, invalid-notebook, missing,
   rejected).
 - gradebook.csv: student, one column per exercise (points), total, maximum,
-  flags (timeout, crash, invalid, flagged-import, missing, unknown-file, with
+  flags (timeout, crash, invalid, flagged-import, flagged-dynamic, missing, unknown-file, with
   where), ready for a spreadsheet or an LMS import.
 - feedback/<student>/<NN-name>.html: the exercises of one lesson, their
   points, each case passed or failed with the property that broke. Verdicts
@@ -32,6 +32,7 @@ from ..checks import COLOURS, NOT_DONE, SYMBOLS
 from ..exercises.common import french
 from .judging import CRASHED, FLAGGED, INVALID, MISSING, REJECTED, TIMED_OUT, ExerciseResult, NotebookResult
 from .judging import NOT_DONE as NOT_DONE_STATUS
+from .scan import TOO_LARGE
 
 GRADE_COLUMNS = ("student", "notebook", "exercise", "passed", "total", "points", "max_points", "status")
 
@@ -105,7 +106,8 @@ def flags(results: Sequence[NotebookResult], unknown: Sequence[str] = ()) -> str
             found.append(f"timeout: {result.lesson}")
         if result.status == CRASHED or CRASHED in statuses:
             found.append(f"crash: {result.lesson}")
-        found += [f"flagged-import: {item.name}" for item in result.exercises if item.status == FLAGGED]
+        found += [f"flagged-import: {item.name}" for item in result.exercises if item.answers_used]
+        found += [f"flagged-dynamic: {item.name}" for item in result.exercises if item.dynamic]
     found += [f"unknown-file: {name}" for name in unknown]
     return "; ".join(found)
 
@@ -153,13 +155,28 @@ STATUS_SENTENCES = {
 }
 
 
-def _exercise_sentence(item: ExerciseResult) -> str:
-    if item.status == FLAGGED:
+def _flag_sentence(item: ExerciseResult) -> str:
+    sentences = []
+    if item.answers_used:
         names = ", ".join(item.answers_used)
-        return (
+        sentences.append(
             f"Non noté : votre code utilise {names}, la réponse déjà écrite dans le paquet du cours. "
             "L'exercice demande d'écrire la vôtre."
         )
+    if TOO_LARGE in item.dynamic:
+        sentences.append("Non noté : le code de ce notebook est trop volumineux pour être analysé.")
+    dynamic = [token for token in item.dynamic if token != TOO_LARGE]
+    if dynamic:
+        sentences.append(
+            f"Non noté pour l'instant : votre code utilise du code dynamique ({', '.join(dynamic)}), "
+            "dont une réponse honnête n'a jamais besoin. L'enseignant relira l'exercice."
+        )
+    return " ".join(sentences)
+
+
+def _exercise_sentence(item: ExerciseResult) -> str:
+    if item.status == FLAGGED:
+        return _flag_sentence(item)
     if item.status in (INVALID, REJECTED):
         return "Notebook non corrigé : voir les remarques ci-dessus. Aucun point pour cet exercice."
     sentence = STATUS_SENTENCES.get(item.status, "")
