@@ -482,7 +482,8 @@ def test_solutions_that_fail_their_own_cases_stop_the_run(tmp_path, monkeypatch)
         "def is_valid_solution(grid, puzzle=None):\n    return grid.is_solved() and puzzle is None or grid.is_solved()"
     )
     write_notebook(with_code(solution(), exercise_2=using), tmp_path / "solutions" / f"{LESSON}.ipynb")
-    with pytest.raises(GradingError, match="00-environnement is_valid_solution uses sudoku_course.grid.SudokuGrid.is_solved"):
+    uses = "00-environnement is_valid_solution uses sudoku_course.grid.SudokuGrid.is_solved"
+    with pytest.raises(GradingError, match=uses):
         grade(tmp_path / "rendus", tmp_path / "solutions", tmp_path / "grades.csv", sandboxed=False)
 
 

@@ -154,7 +154,7 @@ def test_the_references_and_the_seed_are_unreachable_from_the_students_code(bubb
                 m.REGISTRY for n, m in list(sys.modules.items())
                 if n.startswith("sudoku_course.teaching") and isinstance(getattr(m, "REGISTRY", None), dict)
             ]
-            lessons = [m for name, m in list(sys.modules.items()) if name.startswith("sudoku_course.teaching.exercises.")]
+            lessons = [m for n, m in list(sys.modules.items()) if n.startswith("sudoku_course.teaching.exercises.")]
             objects = gc.get_objects()
             return {{
                 "registry": sum(len(registry) for registry in registries),
