@@ -526,3 +526,33 @@ def test_make_diff_takes_a_submission_with_spaces_quotes_and_shell_code_in_its_p
     assert created == []
     assert done.returncode == 0, done.stderr
     assert "Hard-codes boxes of 3" in done.stdout
+
+
+def test_names_that_are_not_utf8_or_hold_formulas_or_newlines_lose_no_row(tmp_path, monkeypatch):
+    names = {
+        os.fsdecode(b"caf\xe9"): "caf\\xe9",  # a Windows zip's name: not UTF-8
+        '=HYPERLINK("x")': '\'=HYPERLINK("x")',  # a formula, when a spreadsheet opens the CSV
+        "new\nline": "'new\\nline'",  # a newline would forge a line of the report
+    }
+    stubs = exercise_notebook(solution())
+    for name in names:
+        (tmp_path / "rendus" / name).mkdir(parents=True)
+        write_notebook(stubs, tmp_path / "rendus" / name / f"{LESSON}.ipynb")
+    unknown = os.fsdecode(b"notes\xff\r.txt")
+    (tmp_path / "rendus" / "new\nline" / unknown).write_text("x", encoding="utf-8")
+    monkeypatch.setenv("SUDOKU_COURSE_SECRET", "s")
+    out = tmp_path / "out"
+    grade(tmp_path / "rendus", SOLUTION.parent, out / "grades.csv", sandboxed=False)
+    with open(out / "gradebook.csv", encoding="utf-8", newline="") as file:
+        book = {row["student"]: row for row in csv.DictReader(file)}
+    assert sorted(book) == sorted(names.values())
+    assert book["'new\\nline'"]["flags"] == "unknown-file: 'notes\\\\xff\\r.txt'"
+    with open(out / "grades.csv", encoding="utf-8", newline="") as file:
+        cells = [cell for row in csv.reader(file) for cell in row]
+    assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r")) for cell in cells)
+    report = (out / "grading-report.txt").read_text(encoding="utf-8")
+    assert not any(line.startswith("line") for line in report.splitlines())
+    assert "caf\\xe9: the folder name is not printable UTF-8 text; shown escaped" in report
+    for name in names:
+        page = (out / "feedback" / name / f"{LESSON}.html").read_text(encoding="utf-8")
+        assert names[name].strip("'") in page.replace("&quot;", '"').replace("&#x27;", "'")

@@ -58,7 +58,17 @@ from .judging import (
     ungraded,
 )
 from .program import CodeCell
-from .reading import Master, Rejected, Student, Unreadable, find_students, read_master, read_submission, sha256
+from .reading import (
+    Master,
+    Rejected,
+    Student,
+    Unreadable,
+    find_students,
+    printable,
+    read_master,
+    read_submission,
+    sha256,
+)
 from .reports import write_atomically, write_feedback, write_tables
 from .sandbox import Limits, Sandbox, SandboxUnavailable, course_folder, probe
 
@@ -104,7 +114,7 @@ def course_secret(secret_file: Path | None, forbidden: Sequence[Path]) -> tuple[
 
 def student_seed(secret: bytes, student: str) -> int:
     """The seed of a student's hidden cases: HMAC-SHA256(secret, folder name), as a 63-bit integer."""
-    digest = hmac.new(secret, student.encode("utf-8"), hashlib.sha256).digest()
+    digest = hmac.new(secret, os.fsencode(student), hashlib.sha256).digest()  # a name that is not UTF-8 too
     return int.from_bytes(digest[:8], "big") >> 1
 
 
@@ -174,7 +184,8 @@ def flag_reason(item: ExerciseResult) -> str:
 
 def describe(result: NotebookResult) -> str:
     """The console line of one graded notebook."""
-    line = f"{result.student}/{result.lesson}.ipynb: {result.status}, {result.points:g}/{result.max_points:g} points"
+    points = f"{result.points:g}/{result.max_points:g} points"
+    line = f"{printable(result.student)}/{result.lesson}.ipynb: {result.status}, {points}"
     flagged = [flag_reason(item) for item in result.exercises if item.status == FLAGGED]
     if flagged:
         line += "; flagged: " + "; ".join(flagged)
@@ -216,6 +227,7 @@ class Console:
     def __call__(self, line: str) -> None:
         from tqdm import tqdm  # write() keeps a progress bar below the lines
 
+        line = line.encode("utf-8", "backslashreplace").decode("utf-8")  # never a character the console refuses
         self.lines.append(line)
         tqdm.write(line)
 
@@ -258,7 +270,7 @@ def _student_tasks(
     student: Student, masters: list[Master], secret: bytes, expected: str
 ) -> list[Task | NotebookResult]:
     notes = tuple(
-        f"fichier ignoré : « {name} » ne correspond à aucun notebook du cours (noms attendus : {expected})"
+        f"fichier ignoré : « {printable(name)} » ne correspond à aucun notebook du cours (noms attendus : {expected})"
         for name in student.unknown
     )
     seed = student_seed(secret, student.name)
@@ -304,7 +316,7 @@ def grade(
         raise GradingError(f"{submissions_dir} is not a folder")
     students, ignored = find_students(submissions_dir, [path.stem for path in master_paths])
     for name in ignored:
-        say(f"ignored {submissions_dir / name}: expected {submissions_dir}/<student>/<NN-name>.ipynb")
+        say(f"ignored {printable(str(submissions_dir / name))}: expected {submissions_dir}/<student>/<NN-name>.ipynb")
     chosen = _lessons_to_grade(master_paths, students, say)
     if not chosen:
         raise GradingError(f"no submission in {submissions_dir} matches a graded notebook of {master_dir}")
@@ -351,8 +363,11 @@ def _write(
 ) -> None:
     exercises = [item.name for master in masters for item in lesson_exercises(master.lesson)]
     unknown = {student.name: student.unknown for student in students if student.unknown}
+    for student in students:
+        if printable(student.name) != student.name:
+            say(f"{printable(student.name)}: the folder name is not printable UTF-8 text; shown escaped")
     for student, names in unknown.items():
-        say(f"{student}: unknown file(s) {', '.join(names)} (no lesson has that name)")
+        say(f"{printable(student)}: unknown file(s) {', '.join(map(printable, names))} (no lesson has that name)")
     grades, book = write_tables(results, exercises, unknown, outputs.grades, outputs.gradebook)
     pages = write_feedback(results, outputs.feedback)
     say(f"{len(results)} notebook(s) graded: {grades}, {book}, {len(pages)} feedback page(s) in {outputs.feedback}")
