@@ -407,3 +407,15 @@ def test_the_runner_runs_definitions_value_cells_then_cases(monkeypatch, tmp_pat
     assert answers[4] == {"step": 4, "kind": "value", "value": 20}
     assert answers[5]["kind"] == "error" and answers[5]["error"] == "MissingDefinition"
     assert answers[5]["message"] == "box_index"
+
+
+def test_hidden_cases_come_in_an_order_shuffled_by_the_seed_and_the_same_one_again():
+    item = exercise("is_valid_solution")
+    assert [case.label for case in item.cases(None)] == [case.label for case in item.make_cases(None)]
+    drawn = {seed: [case.label for case in item.cases(seed)] for seed in range(1, 9)}
+    assert all(sorted(labels) == sorted(case.label for case in item.make_cases(seed)) for seed, labels in drawn.items())
+    assert any(labels != [case.label for case in item.make_cases(seed)] for seed, labels in drawn.items())
+    assert drawn == {seed: [case.label for case in item.cases(seed)] for seed in range(1, 9)}
+    # a table of answers by position (the same for every student before) now fits few of them
+    patterns = {seed: [case.call(*item.references)["answer"] for case in item.cases(seed)] for seed in range(1, 9)}
+    assert len({tuple(pattern) for pattern in patterns.values()}) > 4
