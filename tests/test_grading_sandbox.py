@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from sudoku_course.teaching.grading.program import CodeCell, definitions
-from sudoku_course.teaching.grading.sandbox import Limits, Sandbox, course_folder, parse_message, probe
+from sudoku_course.teaching.grading.sandbox import UID_BASE, Limits, Sandbox, course_folder, parse_message, probe
 from sudoku_course.teaching.isolation import CRASH, ERROR, TIMEOUT, VALUE, Outcome
 
 
@@ -43,12 +43,11 @@ def run_probe(
     cells = [CodeCell(0, "probe", (), source)]
     cells_file = tmp_path / "submission.json"
     cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
-    cells_file.chmod(0o644)
-    tmp_path.chmod(0o711)
+    sandbox.own_scratch(cells_file)
     steps = [["setup"], *(["chunk", j] for j in range(len(definitions(cells)))), ["case", "box_index", 0, case_limit]]
     runner = sandbox.start(cells_file, {"seed": seed, "steps": steps}, tmp_path / "log")
     try:
-        return [runner.answer(index, time_limit) for index in range(len(steps))]
+        return [runner.answer(index, 60 if index == 0 else time_limit) for index in range(len(steps))]
     finally:
         runner.stop()
 
@@ -115,7 +114,7 @@ def test_course_folder_submissions_secret_are_hidden_and_the_system_is_read_only
     assert found["package"] == found["new file in package"] == found["venv"] == "OSError"
     assert found["scratch"] == "None"
     if os.geteuid() == 0:
-        assert found["shadow"] == "PermissionError" and found["uid"] == 65534
+        assert found["shadow"] == "PermissionError" and found["uid"] == UID_BASE  # slot 0's own user
     assert (course / "solutions" / "00-environnement.ipynb").read_text(encoding="utf-8") == "the master"
 
 
@@ -232,8 +231,7 @@ def test_a_case_that_kills_python_costs_that_case_only(bubblewrap, tmp_path):
     cells = [CodeCell(0, "probe", (), "import os\ndef box_index(row, col, box_size=3):\n    os._exit(3)")]
     cells_file = tmp_path / "submission.json"
     cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
-    cells_file.chmod(0o644)
-    tmp_path.chmod(0o711)
+    Sandbox().own_scratch(cells_file)
     steps = [["setup"], ["chunk", 0], ["chunk", 1], ["case", "box_index", 0, 5], ["case", "box_index", 1, 5]]
     runner = Sandbox().start(cells_file, {"seed": None, "steps": steps}, tmp_path / "log")
     try:
@@ -287,3 +285,109 @@ def test_answers_that_break_the_protocol_are_refused():
     assert parse_message(b"[" * 100_000, 3) is None
     answer = parse_message(b'{"step": 3, "kind": "error", "error": "ValueError", "message": "m"}', 3)
     assert answer == Outcome(ERROR, error="ValueError", message="m")
+
+
+def root_only():
+    if os.geteuid() != 0:
+        pytest.skip("a grader that is not root runs every sandbox as itself (user namespace)")
+
+
+HOG = """
+import os, time
+def box_index(row, col, box_size=3):
+    children = 0
+    while children < 1000:
+        try:
+            pid = os.fork()
+        except OSError:
+            break
+        if pid == 0:
+            time.sleep(60)
+            os._exit(0)
+        children += 1
+    return children
+"""
+
+
+def test_each_job_slot_has_its_own_user_so_a_fork_hog_does_not_starve_another_sandbox(bubblewrap, tmp_path):
+    root_only()
+    from sudoku_course.teaching.grading import sandbox as sandboxes
+
+    limits = Limits()
+    runners = {}
+    for slot, body in ((0, HOG), (1, "def box_index(row, col, box_size=3):\n    return 0")):
+        sandboxes._slot = slot
+        folder = tmp_path / str(slot)
+        folder.mkdir()
+        cells_file = folder / "submission.json"
+        cells = [CodeCell(0, "probe", (), textwrap.dedent(body))]
+        cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
+        sandbox = Sandbox(limits=limits)
+        sandbox.own_scratch(cells_file)
+        steps = [["setup"], *(["chunk", j] for j in range(len(definitions(cells)))), ["case", "box_index", 0, 30]]
+        runners[slot] = (sandbox.start(cells_file, {"seed": None, "steps": steps}, folder / "log"), len(steps))
+    sandboxes._slot = 0
+    try:
+        hog, honest = ([runner.answer(i, 60) for i in range(count)] for runner, count in runners.values())
+    finally:
+        for runner, _ in runners.values():
+            runner.stop()
+    assert honest[-1] == Outcome(VALUE, 0)
+    assert hog[-1].kind == VALUE and hog[-1].value < limits.processes
+    assert sandboxes.sandbox_uid() == UID_BASE
+
+
+def test_a_sandbox_has_its_own_cgroup_bounding_its_processes_and_memory(bubblewrap, tmp_path):
+    root_only()
+    from sudoku_course.teaching.grading.sandbox import cgroups
+
+    limits = Limits(memory_mb=600)
+    groups = cgroups(limits)
+    if not groups:
+        pytest.skip("no writable cgroup controller here: the README says what stays unbounded")
+    found = probe_value(
+        """
+        import os
+        def box_index(row, col, box_size=3):
+            children = []
+            for _ in range(3):  # 3 x 250 MB: each under RLIMIT_AS, together over the cgroup's 600 MB
+                pid = os.fork()
+                if pid == 0:
+                    block = bytearray(250 << 20)
+                    for i in range(0, len(block), 4096):
+                        block[i] = 1
+                    os._exit(0)
+                children.append(pid)
+            return sorted(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children)
+        """,
+        Sandbox(limits=limits),
+        tmp_path,
+    )
+    assert found[0] == -9  # the kernel killed one child: the sandbox as a whole is bounded
+    assert any((group / "pids.max").exists() for group in groups)
+
+
+def test_scratch_copies_are_private_even_when_tmpdir_is_not_tmp(bubblewrap, tmp_path, monkeypatch):
+    import tempfile
+
+    elsewhere = tmp_path / "var-tmp"
+    (elsewhere / "sudoku-grading-victim").mkdir(parents=True)
+    (elsewhere / "sudoku-grading-victim" / "submission.json").write_text("VICTIM-MARKER", encoding="utf-8")
+    monkeypatch.setattr(tempfile, "tempdir", str(elsewhere))
+    found = probe_value(
+        f"""
+        import glob
+        def box_index(row, col, box_size=3):
+            return [open(path).read() for path in glob.glob({str(elsewhere)!r} + "/*/submission.json")]
+        """,
+        Sandbox(),
+        tmp_path,
+    )
+    assert found == []
+    scratch = Path(tempfile.mkdtemp())
+    cells_file = scratch / "submission.json"
+    cells_file.write_text("[]", encoding="utf-8")
+    Sandbox().own_scratch(scratch, cells_file)
+    assert (scratch.stat().st_mode & 0o777, cells_file.stat().st_mode & 0o777) == (0o700, 0o600)
+    if os.geteuid() == 0:
+        assert cells_file.stat().st_uid == UID_BASE

@@ -70,7 +70,7 @@ from .reading import (
     sha256,
 )
 from .reports import write_atomically, write_feedback, write_tables
-from .sandbox import Limits, Sandbox, SandboxUnavailable, course_folder, probe
+from .sandbox import Limits, Sandbox, SandboxUnavailable, course_folder, probe, take_slot
 
 SECRET_ENV = "SUDOKU_COURSE_SECRET"
 SECRET_FILE_ENV = "SUDOKU_COURSE_SECRET_FILE"
@@ -162,7 +162,10 @@ def run_tasks(tasks: Sequence[Task], run: Run, report: Callable[[NotebookResult]
             report(results[index])
     else:
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=run.jobs, mp_context=context) as pool:
+        slots = context.Queue()  # each worker takes a job slot: its own sandbox user and cgroup
+        for slot in range(run.jobs):
+            slots.put(slot)
+        with ProcessPoolExecutor(run.jobs, mp_context=context, initializer=take_slot, initargs=(slots,)) as pool:
             futures = {pool.submit(grade_task, task, run.sandbox, run.settings): i for i, task in enumerate(tasks)}
             for future in progress_bar(
                 as_completed(futures), total=len(tasks), desc="correction", progress=run.progress

@@ -43,6 +43,8 @@ class Settings:
 
     time_factor: float = 2.0
     """Each case may take its exercise's time limit times this factor (the grader shares the machine)."""
+    setup_limit: float = 60.0
+    """Reading the submission and building the cases, before any student code runs."""
     definition_limit: float = 30.0
     cells_limit: float = 120.0
     notebook_limit: float = 600.0
@@ -138,6 +140,8 @@ class _Plan:
         """Seconds the grader waits for the runner's answer to `step`."""
         if step[0] == "case":
             return self.case_limit(step[1]) + CASE_SLACK
+        if step[0] == "setup":
+            return self.settings.setup_limit
         return self.settings.cells_limit if step[0] == "cells" else self.settings.definition_limit
 
     def give_up(self, outcome: Outcome, note: str) -> None:
@@ -192,8 +196,7 @@ def run_plan(plan: _Plan, cells: list[CodeCell], seed: int | None, sandbox: Sand
     with tempfile.TemporaryDirectory(prefix="sudoku-grading-") as scratch:
         cells_file, log = Path(scratch) / "submission.json", Path(scratch) / "runner.log"
         cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
-        cells_file.chmod(0o644)
-        Path(scratch).chmod(0o711)  # bubblewrap, started as nobody by a root grader, reaches the scratch copy
+        sandbox.own_scratch(Path(scratch), cells_file)  # readable by this slot's sandbox user only
         while plan.pending:
             budget = plan.settings.notebook_limit - (time.monotonic() - started)
             if budget <= 0:

@@ -12,9 +12,13 @@ On Linux the sandbox is bubblewrap (Debian package `bubblewrap`, command
 - its own PID, network, IPC, user and UTS namespaces: no network, no view of
   the grader's processes, memory, command line or environment; a cleared
   environment; no capabilities; it dies with the grader. A grader running
-  as root starts bubblewrap as `nobody`, so that the sandbox can read only
-  what every user may read (not root's files, such as /etc/shadow), with
-  at most `Limits.processes` processes of that user (a fork bomb's bound).
+  as root starts the runner as a user of its own per job slot
+  (`UID_BASE` + slot, no account needed), so that the sandbox can read only
+  what every user may read (not root's files, such as /etc/shadow), nor
+  another sandbox's scratch files, with at most `Limits.processes`
+  processes of that user (a fork bomb's bound, one sandbox's only). Where
+  the cgroup controllers are writable (root; v1 or v2), each slot also has
+  its cgroup bounding the processes and the memory of the whole sandbox.
 
 Limits (inherited from the process that starts bubblewrap): address space
 (RLIMIT_AS), CPU seconds, size of any file written, no core dumps; the grader
@@ -36,6 +40,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from functools import partial
@@ -51,7 +56,8 @@ from ..isolation import CRASH, ERROR, TIMEOUT, VALUE, Outcome
 TOOL = "bwrap"
 INSIDE_CELLS = "/tmp/submission.json"
 INSIDE_HOME = "/tmp/home"
-NOBODY = 65534
+UID_BASE = 61000
+CGROUP_ROOT = Path("/sys/fs/cgroup")
 RUNNER_ARGUMENTS = ("-I", "-m", "sudoku_course.teaching.grading.runner")
 SYSTEM_PATHS = ("/", "/usr", "/lib", "/lib64", "/bin", "/sbin", "/etc", "/dev", "/proc", "/tmp")
 KEPT_VARIABLES = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "LANG", "LC_ALL")  # older OpenBLAS crash without them
@@ -71,11 +77,15 @@ class Limits:
     file_size_mb: int = 64
     scratch_mb: int = 256
     output_mb: int = 16
-    processes: int = 512
-    """Processes of the user `nobody` (a fork bomb's bound), applied only when the grader runs as root."""
+    processes: int = 32
+    """Processes (threads count too) of the sandbox's own user, applied only when the grader runs as root;
+    also the cgroup's pids limit where cgroups are writable."""
 
-    def apply(self, as_root: bool) -> None:
-        """Set the limits on this process (run in the child, before bubblewrap or the runner starts)."""
+    def apply(self, as_root: bool, cgroups: tuple[Path, ...] = ()) -> None:
+        """Set the limits on this process and put it in the sandbox's cgroups (run in the child, before
+        bubblewrap or the runner starts)."""
+        for group in cgroups:
+            (group / "cgroup.procs").write_text(str(os.getpid()))
         limits = [
             (resource.RLIMIT_AS, self.memory_mb * MEGABYTE),
             (resource.RLIMIT_CPU, self.cpu_seconds),
@@ -105,19 +115,66 @@ def course_folder() -> Path:
     return Path(sudoku_course.__file__).resolve().parent.parent
 
 
+# ------------------------------------------------------------ one user and one cgroup per job slot
+_slot = 0
+
+
+def take_slot(slots) -> None:
+    """Pool initializer: this worker process grades with the job slot it takes from the queue `slots`."""
+    global _slot
+    _slot = slots.get()
+
+
+def sandbox_uid() -> int:
+    """The user the runners of this job slot run as (a grader running as root): its own per slot, so that
+    RLIMIT_NPROC counts the processes of one sandbox only, and no sandbox can read another's files."""
+    return UID_BASE + _slot
+
+
+def cgroups(limits: Limits) -> tuple[Path, ...]:
+    """This slot's cgroups (pids and memory limits), made where the controllers are writable; () otherwise.
+
+    cgroup v1 (`/sys/fs/cgroup/pids`, `/sys/fs/cgroup/memory`) or v2 (`/sys/fs/cgroup/cgroup.controllers`).
+    """
+    if os.geteuid() != 0:
+        return ()
+    name = f"sudoku-grading-{sandbox_uid()}"
+    settings = {"pids": {"pids.max": limits.processes}, "memory": {}}
+    if (CGROUP_ROOT / "cgroup.controllers").exists():  # v2: one folder for both controllers
+        folders = {CGROUP_ROOT / name: {"pids.max": limits.processes, "memory.max": limits.memory_mb * MEGABYTE}}
+    else:
+        memory = limits.memory_mb * MEGABYTE
+        settings["memory"] = {"memory.limit_in_bytes": memory, "memory.memsw.limit_in_bytes": memory}
+        folders = {CGROUP_ROOT / kind / name: values for kind, values in settings.items()}
+    made = []
+    for folder, values in folders.items():
+        try:
+            folder.mkdir(exist_ok=True)
+            first, *others = values.items()
+            (folder / first[0]).write_text(str(first[1]))
+        except OSError:
+            continue
+        for key, value in others:  # memory.memsw.* exists only where swap accounting is on
+            with contextlib.suppress(OSError):
+                (folder / key).write_text(str(value))
+        made.append(folder)
+    return tuple(made)
+
+
 def _namespaces_and_user() -> tuple[list[str], list[str]]:
     """bubblewrap's namespace and capability options, and what starts the runner inside.
 
-    As root, bubblewrap mounts as root, then `setpriv` makes the runner `nobody` (no capabilities, no new
-    privileges): it reads only what every user may read. As another user, bubblewrap makes a user
-    namespace and the runner keeps that user's rights on what is not hidden.
+    As root, bubblewrap mounts as root, then `setpriv` makes the runner the slot's own user (`sandbox_uid`;
+    no capabilities, no new privileges): it reads only what every user may read. As another user,
+    bubblewrap makes a user namespace and the runner keeps that user's rights on what is not hidden.
     """
     if os.geteuid() != 0:
         return ["--unshare-all", "--unshare-user", "--disable-userns"], []
     namespaces = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
     capabilities = ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
-    nobody = ["setpriv", "--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups", "--no-new-privs", "--"]
-    return namespaces + capabilities, nobody
+    uid = str(sandbox_uid())
+    user = ["setpriv", "--reuid", uid, "--regid", uid, "--clear-groups", "--no-new-privs", "--"]
+    return namespaces + capabilities, user
 
 
 def _hide(path: Path, folder: bool) -> list[str]:
@@ -153,8 +210,9 @@ class Sandbox:
         return variables
 
     def _hidden_paths(self, kept: tuple[Path, ...]) -> list[Path]:
-        """The paths to hide, outermost first; never a system folder nor one holding it."""
-        hidden = {Path(p).resolve() for p in self.hidden if os.path.lexists(p)}
+        """The paths to hide, outermost first; never a system folder nor one holding it. The folder of the
+        scratch copies (TMPDIR) is always hidden: no runner sees another's copy."""
+        hidden = {Path(p).resolve() for p in (*self.hidden, tempfile.gettempdir()) if os.path.lexists(p)}
         if os.geteuid() == 0:  # folders nobody cannot walk through on the way to a kept path: hidden, then rebuilt
             hidden |= {folder for path in kept for folder in path.parents if not os.stat(folder).st_mode & stat.S_IXOTH}
         hidden = {p for p in hidden if not any(_inside(Path(system), p) for system in SYSTEM_PATHS)}
@@ -202,7 +260,15 @@ class Sandbox:
         return INSIDE_CELLS if self.enabled else str(cells_file)
 
     def _preexec(self):
-        return partial(self.limits.apply, self.enabled and os.geteuid() == 0)
+        as_root = self.enabled and os.geteuid() == 0
+        return partial(self.limits.apply, as_root, cgroups(self.limits) if as_root else ())
+
+    def own_scratch(self, *paths: Path) -> None:
+        """Give the scratch files to the slot's user, readable by it alone (0600; folders 0700)."""
+        for path in paths:
+            path.chmod(0o700 if path.is_dir() else 0o600)
+            if self.enabled and os.geteuid() == 0:
+                os.chown(path, sandbox_uid(), sandbox_uid())
 
     def start(self, cells_file: Path, request: dict, log: Path) -> RunnerProcess:
         """Start a runner on the scratch copy `cells_file` and send it `request`."""
