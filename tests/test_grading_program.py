@@ -419,3 +419,21 @@ def test_hidden_cases_come_in_an_order_shuffled_by_the_seed_and_the_same_one_aga
     # a table of answers by position (the same for every student before) now fits few of them
     patterns = {seed: [case.call(*item.references)["answer"] for case in item.cases(seed)] for seed in range(1, 9)}
     assert len({tuple(pattern) for pattern in patterns.values()}) > 4
+
+
+def test_inputs_kept_are_judged_from_the_data_returned_not_from_a_flag_computed_by_the_students_code():
+    import numpy as np
+
+    from sudoku_course.teaching.checks import evaluate
+
+    def keep_lie(grid, puzzle=None):
+        answer = grid.is_solved() and (puzzle is None or bool((grid.cells == puzzle.cells)[puzzle.givens].all()))
+        grid.cells[:] = 0  # destroys the grid it was given...
+        np.array_equal = lambda *args, **kwargs: True  # ... and makes « grids kept » look true in its process
+        return answer
+
+    report = evaluate(exercise("is_valid_solution"), [keep_lie], seed=5)  # run in a forked child
+    assert report.passed == 0
+    assert {detail.detail for detail in report.details} == {
+        "une grille reçue a été modifiée : une vérification ne doit rien changer"
+    }

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from sudoku_course.teaching.grading.judging import Settings
 from sudoku_course.teaching.grading.program import CodeCell, definitions
 from sudoku_course.teaching.grading.sandbox import UID_BASE, Limits, Sandbox, course_folder, parse_message, probe
 from sudoku_course.teaching.isolation import CRASH, ERROR, TIMEOUT, VALUE, Outcome
@@ -282,6 +283,8 @@ def test_answers_that_break_the_protocol_are_refused():
     assert parse_message(b'{"step": 3, "kind": "timeout", "error": "", "message": ""}', 3) == Outcome(TIMEOUT)
     assert parse_message(b'{"step": 4, "kind": "value", "value": 1}', 3) is None
     assert parse_message(b'{"step": 3, "kind": "value", "value": NaN}', 3) is None
+    assert parse_message(b'{"step": 3, "kind": "value", "value": [1e999]}', 3) is None
+    assert parse_message(b'{"step": 3, "kind": "value", "value": -Infinity}', 3) is None
     assert parse_message(b"[" * 100_000, 3) is None
     answer = parse_message(b'{"step": 3, "kind": "error", "error": "ValueError", "message": "m"}', 3)
     assert answer == Outcome(ERROR, error="ValueError", message="m")
@@ -391,3 +394,43 @@ def test_scratch_copies_are_private_even_when_tmpdir_is_not_tmp(bubblewrap, tmp_
     assert (scratch.stat().st_mode & 0o777, cells_file.stat().st_mode & 0o777) == (0o700, 0o600)
     if os.geteuid() == 0:
         assert cells_file.stat().st_uid == UID_BASE
+
+
+# ------------------------------------------------------------ the grader stays bounded
+def grade_demo(source: str, limits: Limits, settings: Settings):
+    from sudoku_course.teaching.grading.judging import grade_cells
+
+    cells = [CodeCell(0, "exercise-1", (), textwrap.dedent(source))]
+    return grade_cells(
+        "demo", "00-environnement", cells, ["box_index"], None, Sandbox(enabled=False, limits=limits), settings
+    )
+
+
+def test_answers_too_large_are_refused_per_case_and_per_notebook():
+    big = "def box_index(row, col, box_size=3):\n    return [0] * 600_000\n"  # 1.8 MB of JSON per answer
+    (item,) = grade_demo(big, Limits(answer_mb=1, output_mb=64), Settings()).exercises
+    assert {case.detail for case in item.cases} == {"le calcul a été arrêté : réponse de plus de 1 Mo"}
+    (item,) = grade_demo(big, Limits(answer_mb=2, output_mb=5), Settings()).exercises
+    details = [case.detail for case in item.cases]
+    assert details[:2] == ["la fonction doit renvoyer un entier, pas une liste"] * 2  # two answers fit in 5 MB
+    assert details[2] == "le calcul a été arrêté : réponses de plus de 5 Mo en tout pour ce notebook"
+    assert item.points == 0 and len(details) == 8
+
+
+def test_definitions_are_bounded_in_total_across_restarts():
+    import time
+
+    slow = """
+    import os, time
+    class Hold1:
+        time.sleep(1.5)
+    class Hold2:
+        time.sleep(1.5)
+    def box_index(row, col, box_size=3):
+        os.kill(os.getppid(), 9)  # kills the runner: every case restarts it, loading the definitions again
+    """
+    started = time.monotonic()
+    result = grade_demo(slow, Limits(), Settings(definition_limit=5, definitions_total=8))
+    assert time.monotonic() - started < 40
+    assert any("les définitions ont pris plus de 8 s en tout" in note for note in result.notes)
+    assert result.status == "timeout"

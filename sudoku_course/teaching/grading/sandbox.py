@@ -22,8 +22,9 @@ On Linux the sandbox is bubblewrap (Debian package `bubblewrap`, command
 
 Limits (inherited from the process that starts bubblewrap): address space
 (RLIMIT_AS), CPU seconds, size of any file written, no core dumps; the grader
-reads at most `Limits.output_mb` of answers and kills the process when a step
-is late. Without bubblewrap the grader refuses to run unless told
+reads at most `Limits.answer_mb` per answer and `Limits.output_mb` per notebook
+(across restarts), refuses NaN and infinities, and kills the process when a
+step is late. Without bubblewrap the grader refuses to run unless told
 `--no-sandbox`: then the runner is a plain child process with the same
 limits and a cleared environment, but it sees and can change every file the
 instructor can.
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import resource
 import select
@@ -62,6 +64,7 @@ RUNNER_ARGUMENTS = ("-I", "-m", "sudoku_course.teaching.grading.runner")
 SYSTEM_PATHS = ("/", "/usr", "/lib", "/lib64", "/bin", "/sbin", "/etc", "/dev", "/proc", "/tmp")
 KEPT_VARIABLES = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "LANG", "LC_ALL")  # older OpenBLAS crash without them
 MEGABYTE = 1 << 20
+OFF_PROTOCOL = "réponse hors protocole"
 
 
 class SandboxUnavailable(RuntimeError):
@@ -76,7 +79,10 @@ class Limits:
     cpu_seconds: int = 900
     file_size_mb: int = 64
     scratch_mb: int = 256
-    output_mb: int = 16
+    output_mb: int = 32
+    """Answers one notebook may send in all, across restarts."""
+    answer_mb: int = 2
+    """One answer (one case, one step)."""
     processes: int = 32
     """Processes (threads count too) of the sandbox's own user, applied only when the grader runs as root;
     also the cgroup's pids limit where cgroups are writable."""
@@ -270,8 +276,9 @@ class Sandbox:
             if self.enabled and os.geteuid() == 0:
                 os.chown(path, sandbox_uid(), sandbox_uid())
 
-    def start(self, cells_file: Path, request: dict, log: Path) -> RunnerProcess:
-        """Start a runner on the scratch copy `cells_file` and send it `request`."""
+    def start(self, cells_file: Path, request: dict, log: Path, sent: int = 0) -> RunnerProcess:
+        """Start a runner on the scratch copy `cells_file` and send it `request`; `sent`: bytes that the
+        notebook's earlier runners sent (the notebook's allowance, `Limits.output_mb`, is shared)."""
         command, environment, cwd = self.command(cells_file)
         with open(log, "ab") as errors:
             process = subprocess.Popen(
@@ -284,7 +291,7 @@ class Sandbox:
                 preexec_fn=self._preexec(),
                 start_new_session=True,
             )
-        runner = RunnerProcess(process, self.limits.output_mb * MEGABYTE)
+        runner = RunnerProcess(process, self.limits, sent)
         try:
             process.stdin.write(json.dumps({**request, "cells": self.cells_path(cells_file)}).encode())
             process.stdin.close()
@@ -313,10 +320,17 @@ def _refuse_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON data")
 
 
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):  # 1e999 reads as infinity: refused like NaN
+        raise ValueError(f"{text} is not a finite number")
+    return number
+
+
 def parse_message(line: bytes, step: int) -> Outcome | None:
     """The outcome that a runner's line reports for `step`; None if the line is no such answer."""
     try:
-        data = json.loads(line, parse_constant=_refuse_constant)
+        data = json.loads(line, parse_constant=_refuse_constant, parse_float=_finite)
     except (ValueError, RecursionError):
         return None
     if not isinstance(data, dict) or data.get("step") != step or data.get("kind") not in (VALUE, ERROR, TIMEOUT, CRASH):
@@ -327,16 +341,20 @@ def parse_message(line: bytes, step: int) -> Outcome | None:
 
 
 class RunnerProcess:
-    """A started runner: one answer per step, each read within its own time limit."""
+    """A started runner: one answer per step, each read within its own time limit and size limit."""
 
-    def __init__(self, process: subprocess.Popen, output_limit: int) -> None:
+    def __init__(self, process: subprocess.Popen, limits: Limits, sent: int = 0) -> None:
         self.process = process
-        self.output_limit = output_limit
+        self.limits = limits
+        self.output_limit = limits.output_mb * MEGABYTE - sent
+        """Bytes this runner may send in all (what the notebook's earlier runners left of its allowance)."""
+        self.answer_limit = limits.answer_mb * MEGABYTE
+        """Bytes one answer (one line) may take: a longer one is never parsed."""
         self.received = 0
-        self.buffer = b""
+        self.buffer = bytearray()
         self.closed = False
         self.lost = False
-        """True once an answer came late, broken or not at all: the process must be replaced."""
+        """True once an answer came late, broken, too large or not at all: the process must be replaced."""
         os.set_blocking(process.stdout.fileno(), False)
 
     def answer(self, step: int, time_limit: float) -> Outcome:
@@ -345,14 +363,18 @@ class RunnerProcess:
         line = self._line(time_limit)
         outcome = parse_message(line, step) if isinstance(line, bytes) else line
         if outcome is None:
-            outcome = Outcome(CRASH, error="réponse hors protocole")
-        self.lost = self.lost or not isinstance(line, bytes) or outcome.error == "réponse hors protocole"
+            outcome = Outcome(CRASH, message=OFF_PROTOCOL)
+        self.lost = self.lost or not isinstance(line, bytes) or outcome.message == OFF_PROTOCOL
         return outcome
 
     def _line(self, time_limit: float) -> bytes | Outcome:
         """The next line the runner sends within `time_limit` seconds, or the outcome saying why none came."""
         deadline = time.monotonic() + time_limit
-        while b"\n" not in self.buffer:
+        searched = 0
+        while (end := self.buffer.find(b"\n", searched)) < 0:
+            searched = len(self.buffer)
+            if searched > self.answer_limit:
+                return Outcome(CRASH, message=f"réponse de plus de {self.limits.answer_mb} Mo")
             if self.closed:
                 return Outcome(CRASH, error=str(self.process.wait()))
             remaining = deadline - time.monotonic()
@@ -368,9 +390,14 @@ class RunnerProcess:
             self.closed = not data
             self.received += len(data)
             if self.received > self.output_limit:
-                return Outcome(CRASH, error="sortie trop volumineuse")
+                return Outcome(
+                    CRASH, message=f"réponses de plus de {self.limits.output_mb} Mo en tout pour ce notebook"
+                )
             self.buffer += data
-        line, _, self.buffer = self.buffer.partition(b"\n")
+        if end > self.answer_limit:
+            return Outcome(CRASH, message=f"réponse de plus de {self.limits.answer_mb} Mo")
+        line = bytes(self.buffer[:end])
+        del self.buffer[: end + 1]
         return line
 
     def stop(self) -> None:
