@@ -70,7 +70,7 @@ from .reading import (
     sha256,
 )
 from .reports import write_atomically, write_feedback, write_tables
-from .sandbox import Limits, Sandbox, SandboxUnavailable, course_folder, probe, take_slot
+from .sandbox import Limits, Sandbox, SandboxUnavailable, course_folder, probe, remove_cgroups, take_slot
 
 SECRET_ENV = "SUDOKU_COURSE_SECRET"
 SECRET_FILE_ENV = "SUDOKU_COURSE_SECRET_FILE"
@@ -165,7 +165,10 @@ def run_tasks(tasks: Sequence[Task], run: Run, report: Callable[[NotebookResult]
         slots = context.Queue()  # each worker takes a job slot: its own sandbox user and cgroup
         for slot in range(run.jobs):
             slots.put(slot)
-        with ProcessPoolExecutor(run.jobs, mp_context=context, initializer=take_slot, initargs=(slots,)) as pool:
+        slots_of_this_run = (slots, os.getpid())
+        with ProcessPoolExecutor(
+            run.jobs, mp_context=context, initializer=take_slot, initargs=slots_of_this_run
+        ) as pool:
             futures = {pool.submit(grade_task, task, run.sandbox, run.settings): i for i, task in enumerate(tasks)}
             for future in progress_bar(
                 as_completed(futures), total=len(tasks), desc="correction", progress=run.progress
@@ -344,6 +347,21 @@ def grade(
     else:
         say(NO_SANDBOX_WARNING)
     run = Run(sandbox, settings or Settings(), max(1, jobs), progress)
+    try:
+        results = _grade_students(run, masters, students, secret, say)
+    finally:
+        remove_cgroups(os.getpid())
+    _write(results, masters, students, outputs, say)
+    if not sandboxed:
+        say(NO_SANDBOX_WARNING)
+    write_atomically(outputs.report, "\n".join(say.lines) + "\n")
+    return results
+
+
+def _grade_students(
+    run: Run, masters: list[Master], students: list[Student], secret: bytes, say: Console
+) -> list[NotebookResult]:
+    """Check the masters, then grade every student's notebooks; the results, in the students' order."""
     _check_masters(masters, run)
 
     expected = ", ".join(f"{master.lesson}.ipynb" for master in masters)
@@ -354,10 +372,6 @@ def grade(
     for result in results:
         if result.status in (MISSING, INVALID, REJECTED):
             say(describe(result))
-    _write(results, masters, students, outputs, say)
-    if not sandboxed:
-        say(NO_SANDBOX_WARNING)
-    write_atomically(outputs.report, "\n".join(say.lines) + "\n")
     return results
 
 

@@ -123,12 +123,21 @@ def course_folder() -> Path:
 
 # ------------------------------------------------------------ one user and one cgroup per job slot
 _slot = 0
+_run = os.getpid()
 
 
-def take_slot(slots) -> None:
-    """Pool initializer: this worker process grades with the job slot it takes from the queue `slots`."""
-    global _slot
-    _slot = slots.get()
+def take_slot(slots, run: int) -> None:
+    """Pool initializer: this worker process grades with the job slot it takes from the queue `slots`, for
+    the grading run `run` (the grader's process id, which names the run's cgroups)."""
+    global _slot, _run
+    _slot, _run = slots.get(), run
+
+
+def remove_cgroups(run: int) -> None:
+    """Remove the (empty) cgroups of the grading run `run` once it is over."""
+    for folder in [*CGROUP_ROOT.glob(f"sudoku-grading-{run}-*"), *CGROUP_ROOT.glob(f"*/sudoku-grading-{run}-*")]:
+        with contextlib.suppress(OSError):
+            folder.rmdir()
 
 
 def sandbox_uid() -> int:
@@ -144,7 +153,7 @@ def cgroups(limits: Limits) -> tuple[Path, ...]:
     """
     if os.geteuid() != 0:
         return ()
-    name = f"sudoku-grading-{sandbox_uid()}"
+    name = f"sudoku-grading-{_run}-{_slot}"  # one per run and slot: two gradings at once never share one
     settings = {"pids": {"pids.max": limits.processes}, "memory": {}}
     if (CGROUP_ROOT / "cgroup.controllers").exists():  # v2: one folder for both controllers
         folders = {CGROUP_ROOT / name: {"pids.max": limits.processes, "memory.max": limits.memory_mb * MEGABYTE}}
