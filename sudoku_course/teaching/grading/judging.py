@@ -2,8 +2,9 @@
 
 The runner (in the sandbox) only computes; everything here runs in the
 grader's process: the time limits, the restarts, the reference outputs
-(`Case.call(*references)`), the verdicts (`checks.case_verdict`), the
-answers scan (`scan`: answers and dynamic code, either flags the exercise) and the points.
+(`Case.call(*references)`), the verdicts (`checks.case_verdict`, each case
+judged as its answer arrives, its data dropped then), the answers scan
+(`scan`: answers and dynamic code, either flags the exercise) and the points.
 
 A case runs in a child of the runner, stopped by the runner at its time
 limit: an endless loop (even in C) or a crash costs that case only. A step
@@ -11,7 +12,8 @@ that is late anyway, or that kills the runner (a definition that loops, a
 runner that stops answering), costs itself only too: the runner is killed,
 and a fresh one loads the definitions again (without the definition at
 fault, if it was one) and goes on with the next step. The notebook as a whole is bounded too
-(`Settings.notebook_limit`): what is left when it is spent counts as too slow.
+(`Settings.notebook_limit`), and so are its definitions summed over the restarts
+(`Settings.definitions_total`): what is left when either is spent counts as too slow.
 """
 
 from __future__ import annotations
