@@ -135,6 +135,14 @@ VALID = exercise("is_valid_solution")
             ["sudoku_course.teaching.exercises"],
         ),
         (
+            BOX,
+            [
+                "def box_index(row, col, box_size=3):\n    return (row // box_size) * box_size + col // box_size",
+                "from sudoku_course.teaching.exercises.lesson00 import *",
+            ],
+            ["sudoku_course.teaching.exercises"],
+        ),
+        (
             exercise("partial_energy"),
             ["def partial_energy(grid):\n    from sudoku_course.cost import givens_conflicts as g\n    return g(grid)"],
             ["sudoku_course.cost.givens_conflicts"],

@@ -354,6 +354,7 @@ class Scan:
         self.statements: list[ast.stmt] = []
         self.uses: dict[int, _Uses] = {}
         self.defined: dict[str, list[int]] = {}
+        self.starred: list[int] = []
         self.loading: _Uses = _Uses()
         self.imports = _Imports()
         self.budget = _Budget()
@@ -375,6 +376,8 @@ class Scan:
             self.uses[index] = _read(statement, self.imports, self.budget)
             for name in dict.fromkeys(_bound_names(statement)):
                 self.defined.setdefault(name, []).append(index)
+            if isinstance(statement, ast.ImportFrom) and any(alias.name == "*" for alias in statement.names):
+                self.starred.append(index)  # may bind any name, the exercise's own included
         loading = [part for s in self.statements for part in _at_definition_time(s)] + parameters
         for part in loading:
             self._merge(self.loading, _read(part, self.imports, self.budget))
@@ -391,7 +394,7 @@ class Scan:
     def _code_of(self, item: Exercise) -> _Uses:
         """The uses of the exercise's code: its names' definitions, transitively, and its value cells whole."""
         total = _Uses()
-        waiting = list(item.functions)
+        waiting = [*item.functions, "*"]
         for cell in value_cells(self.cells, item):
             if (tree := parse(cell.source)) is not None:
                 uses = _read(tree, self.imports, self.budget)
@@ -404,7 +407,7 @@ class Scan:
             if name in seen:
                 continue
             seen.add(name)
-            for index in self.defined.get(name, ()):
+            for index in self.starred if name == "*" else self.defined.get(name, ()):
                 if index not in taken:
                     taken.add(index)
                     self._merge(total, self.uses[index])
