@@ -47,15 +47,20 @@ exercises: install
 # make grade SUBMISSIONS=dir/ [JOBS=2]   with dir/<student>/<NN-name>.ipynb  ->  grades.csv, gradebook.csv,
 # feedback/<student>/<NN-name>.html (each submission runs in a bubblewrap sandbox; see the README)
 JOBS ?= 2
+# Paths given on the command line (SUBMISSIONS, SUBMISSION) reach the shell through the environment,
+# unexpanded ($(value)) and quoted: never as shell or make code (a folder named `cmd` or $(shell cmd) runs nothing).
+unexport SUBMISSION SUBMISSIONS
+grade: export SUBMISSIONS_PATH := $(value SUBMISSIONS)
 grade: install
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=dir/   (dir/<student>/<NN-name>.ipynb)"; exit 2; }
-	$(PY) -m sudoku_course.teaching.grading "$(SUBMISSIONS)" --master solutions --out grades.csv --jobs $(JOBS)
+	@test -n "$$SUBMISSIONS_PATH" || { echo "usage: make grade SUBMISSIONS=dir/   (dir/<student>/<NN-name>.ipynb)"; exit 2; }
+	$(PY) -m sudoku_course.teaching.grading "$$SUBMISSIONS_PATH" --master solutions --out grades.csv --jobs $(JOBS)
 
 # make diff: every exercise (stubs) against its solution;
 # make diff SUBMISSION=dir/alice/00-environnement.ipynb: a submission against its solution.
+diff: export SUBMISSION_PATH := $(value SUBMISSION)
 diff: install
 ifdef SUBMISSION
-	$(VENV)/bin/nbdiff --sources "solutions/$$(basename "$(SUBMISSION)")" "$(SUBMISSION)"
+	@$(VENV)/bin/nbdiff --sources -- "solutions/$$(basename -- "$$SUBMISSION_PATH")" "$$SUBMISSION_PATH"
 else
 	@for nb in solutions/*.ipynb; do $(VENV)/bin/nbdiff --sources "$$nb" "exercises/$$(basename $$nb)"; done
 endif

@@ -184,7 +184,27 @@ def box_index(row, col, box_size=3):
     if box_size == 4:
         os._exit(0)
     return (row // box_size) * box_size + col // box_size"""
+    registry = """import sys
+def _reference_of(name):
+    for module in list(sys.modules.values()):
+        registry = getattr(module, "REGISTRY", None)
+        if isinstance(registry, dict):
+            for item in registry.values():
+                functions = list(getattr(item, "functions", ()))
+                if name in functions:
+                    return item.references[functions.index(name)]
+def _delegate(function):
+    def wrapper(*args, **kwargs):
+        return _reference_of(function.__name__)(*args, **kwargs)
+    return wrapper
+@_delegate
+def box_index(*args, **kwargs):
+    pass
+@_delegate
+def is_valid_solution(*args, **kwargs):
+    pass"""
     return {
+        "h-registry": {"exercise-1": registry, "exercise-2": ""},
         "h-escape": {"imports": escape, "exercise-1": "", "exercise-2": ""},
         "h-monkey": {"exercise-1": monkey, "exercise-2": ""},
         "h-key": {"exercise-1": key, "exercise-2": ""},
@@ -371,6 +391,13 @@ def test_attacks_forge_no_point(graded, student):
     assert points(graded, student) == (0, 0, 0)
 
 
+def test_reaching_the_registry_in_the_sandbox_forges_nothing_and_is_flagged(graded):
+    assert points(graded, "h-registry") == (0, 0, 0)
+    assert graded.gradebook["h-registry"]["flags"] == "flagged-dynamic: box_index; flagged-dynamic: is_valid_solution"
+    assert "code dynamique" in feedback(graded, "h-registry") and "uses dynamic code" in graded.console
+    assert {graded.grades[("h-registry", name)]["passed"] for name in ("box_index", "is_valid_solution")} == {"0"}
+
+
 def test_using_the_package_answers_is_flagged_and_earns_nothing(graded):
     assert points(graded, "h-answers") == (0, 0, 0)
     assert graded.gradebook["h-answers"]["flags"] == "flagged-import: box_index; flagged-import: is_valid_solution"
@@ -438,7 +465,8 @@ def test_grading_refuses_to_start_without_solutions_or_sandbox(tmp_path, monkeyp
     assert "--no-sandbox" in capsys.readouterr().err and not (tmp_path / "g.csv").exists()
     assert main([*arguments, "--no-sandbox"]) == 0
     report = (tmp_path / "grading-report.txt").read_text(encoding="utf-8")
-    assert report.count("WITHOUT a sandbox") == 2 and f"alice/00-environnement.ipynb: ok, {FULL_MARKS:g}/{FULL_MARKS:g} points" in report
+    assert report.count("WITHOUT a sandbox") == 2
+    assert f"alice/00-environnement.ipynb: ok, {FULL_MARKS:g}/{FULL_MARKS:g} points" in report
 
 
 def test_solutions_that_fail_their_own_cases_stop_the_run(tmp_path, monkeypatch):
@@ -454,7 +482,8 @@ def test_solutions_that_fail_their_own_cases_stop_the_run(tmp_path, monkeypatch)
         "def is_valid_solution(grid, puzzle=None):\n    return grid.is_solved() and puzzle is None or grid.is_solved()"
     )
     write_notebook(with_code(solution(), exercise_2=using), tmp_path / "solutions" / f"{LESSON}.ipynb")
-    with pytest.raises(GradingError, match="is_valid_solution uses its answer sudoku_course.grid.SudokuGrid.is_solved"):
+    uses = "00-environnement is_valid_solution uses sudoku_course.grid.SudokuGrid.is_solved"
+    with pytest.raises(GradingError, match=uses):
         grade(tmp_path / "rendus", tmp_path / "solutions", tmp_path / "grades.csv", sandboxed=False)
 
 
@@ -477,17 +506,53 @@ def test_the_secret_comes_from_a_file_outside_the_course(tmp_path, monkeypatch):
     assert student_seed(b"a", "alice") != student_seed(b"b", "alice") != student_seed(b"a", "bob")
 
 
-def test_make_diff_takes_a_submission_with_spaces_in_its_path(tmp_path):
-    folder = tmp_path / "rendus de la classe" / "jean dupont"
+def test_make_diff_takes_a_submission_with_spaces_quotes_and_shell_code_in_its_path(tmp_path):
+    marker = f"pwned-{os.getpid()}"
+    hostile = f"`touch {marker}-1` $(touch {marker}-2) $(shell touch {marker}-3) ' \" $$HOME"
+    folder = tmp_path / "rendus de la classe" / hostile / "jean dupont"
     folder.mkdir(parents=True)
     submission = with_code(solution(), exercise_1=CAROL_BOX)
     write_notebook(submission, folder / f"{LESSON}.ipynb")
     done = subprocess.run(
-        ["make", "--no-print-directory", "diff", f"SUBMISSION={folder / f'{LESSON}.ipynb'}"],
-        cwd=ROOT,
+        ["make", "--no-print-directory", "-C", str(ROOT), "diff", f"SUBMISSION={folder / f'{LESSON}.ipynb'}"],
+        cwd=tmp_path,
         capture_output=True,
         text=True,
         timeout=120,
     )
+    created = [*ROOT.glob(f"{marker}*"), *tmp_path.glob(f"{marker}*")]
+    for path in created:
+        path.unlink()
+    assert created == []
     assert done.returncode == 0, done.stderr
     assert "Hard-codes boxes of 3" in done.stdout
+
+
+def test_names_that_are_not_utf8_or_hold_formulas_or_newlines_lose_no_row(tmp_path, monkeypatch):
+    names = {
+        os.fsdecode(b"caf\xe9"): "caf\\xe9",  # a Windows zip's name: not UTF-8
+        '=HYPERLINK("x")': '\'=HYPERLINK("x")',  # a formula, when a spreadsheet opens the CSV
+        "new\nline": "'new\\nline'",  # a newline would forge a line of the report
+    }
+    stubs = exercise_notebook(solution())
+    for name in names:
+        (tmp_path / "rendus" / name).mkdir(parents=True)
+        write_notebook(stubs, tmp_path / "rendus" / name / f"{LESSON}.ipynb")
+    unknown = os.fsdecode(b"notes\xff\r.txt")
+    (tmp_path / "rendus" / "new\nline" / unknown).write_text("x", encoding="utf-8")
+    monkeypatch.setenv("SUDOKU_COURSE_SECRET", "s")
+    out = tmp_path / "out"
+    grade(tmp_path / "rendus", SOLUTION.parent, out / "grades.csv", sandboxed=False)
+    with open(out / "gradebook.csv", encoding="utf-8", newline="") as file:
+        book = {row["student"]: row for row in csv.DictReader(file)}
+    assert sorted(book) == sorted(names.values())
+    assert book["'new\\nline'"]["flags"] == "unknown-file: 'notes\\\\xff\\r.txt'"
+    with open(out / "grades.csv", encoding="utf-8", newline="") as file:
+        cells = [cell for row in csv.reader(file) for cell in row]
+    assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r")) for cell in cells)
+    report = (out / "grading-report.txt").read_text(encoding="utf-8")
+    assert not any(line.startswith("line") for line in report.splitlines())
+    assert "caf\\xe9: the folder name is not printable UTF-8 text; shown escaped" in report
+    for name in names:
+        page = (out / "feedback" / name / f"{LESSON}.html").read_text(encoding="utf-8")
+        assert names[name].strip("'") in page.replace("&quot;", '"').replace("&#x27;", "'")

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+from functools import partial
 from pathlib import Path
 
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from sudoku_course.teaching.exercises import Exercise, exercise
+from sudoku_course.teaching.exercises import Exercise, exercise, lesson_exercises
 from sudoku_course.teaching.exercises.common import calling
-from sudoku_course.teaching.grading.program import CodeCell, answers_used, definitions, value_cells
+from sudoku_course.teaching.grading.program import CodeCell, definitions, value_cells
 from sudoku_course.teaching.grading.reading import (
     MAX_NOTEBOOK_BYTES,
     Rejected,
@@ -21,6 +22,7 @@ from sudoku_course.teaching.grading.reading import (
     notebook_cells,
     read_submission,
 )
+from sudoku_course.teaching.grading.scan import Findings, Scan, answers_used, dynamic_code
 
 SOLUTIONS = Path(__file__).parent.parent / "solutions"
 
@@ -94,7 +96,7 @@ VALID = exercise("is_valid_solution")
         (
             BOX,
             ["from sudoku_course.teaching.exercises.lesson00 import box_index"],
-            ["sudoku_course.teaching.exercises"],
+            ["sudoku_course.teaching.exercises", "sudoku_course.teaching.exercises.lesson00.box_index"],
         ),
         (
             BOX,
@@ -102,7 +104,7 @@ VALID = exercise("is_valid_solution")
                 "import sudoku_course.teaching.exercises.lesson00 as ref",
                 "def box_index(r, c, b=3):\n    return ref.box_index(r, c, b)",
             ],
-            ["sudoku_course.teaching.exercises"],
+            ["sudoku_course.teaching.exercises", "sudoku_course.teaching.exercises.lesson00.box_index"],
         ),
         (
             BOX,
@@ -110,7 +112,7 @@ VALID = exercise("is_valid_solution")
                 "from sudoku_course.teaching.checks import *",
                 "def box_index(r, c, b=3):\n    return exercise('box_index')",
             ],
-            ["sudoku_course.teaching.checks"],
+            ["sudoku_course.teaching.checks", "sudoku_course.teaching.exercises"],
         ),
         (
             BOX,
@@ -129,6 +131,14 @@ VALID = exercise("is_valid_solution")
                 "def box_index(r, c, b=3):\n    folder = pathlib.Path(sudoku_course.__file__).parent\n"
                 "    exec((folder / 'teaching/exercises/lesson00.py').read_text(), space := {})\n"
                 "    return space['box_index'](r, c, b)",
+            ],
+            ["sudoku_course.teaching.exercises"],
+        ),
+        (
+            BOX,
+            [
+                "def box_index(row, col, box_size=3):\n    return (row // box_size) * box_size + col // box_size",
+                "from sudoku_course.teaching.exercises.lesson00 import *",
             ],
             ["sudoku_course.teaching.exercises"],
         ),
@@ -160,11 +170,145 @@ def test_answers_used_by_the_exercise_code(item, sources, expected):
     assert answers_used(cells_of(*sources), item) == expected
 
 
-def test_the_solutions_use_no_answer():
-    for path in sorted(SOLUTIONS.glob("0[02]-*.ipynb")):
-        cells = notebook_cells(path.read_bytes())
-        for name in ("box_index", "is_valid_solution") if path.name.startswith("00") else ("partial_energy",):
-            assert answers_used(cells, exercise(name)) == [], (path.name, name)
+def test_the_solutions_use_no_answer_and_no_dynamic_code():
+    for path in sorted(SOLUTIONS.glob("0*.ipynb")):
+        scan = Scan(notebook_cells(path.read_bytes()))
+        for item in lesson_exercises(path.stem):
+            assert scan.findings(item) == Findings(), (path.name, item.name)
+
+
+REEXPORT = """import math
+from sudoku_course.crossstudy import unit_conflicts{alias}
+from sudoku_course.grid import SudokuGrid
+def weighted_fitness(cells, w_row=1.0, w_col=1.0, w_box=1.0):
+    counts = {name}(SudokuGrid(cells, math.isqrt(cells.shape[0])))
+    return w_row * counts["rows"] + w_col * counts["columns"] + w_box * counts["boxes"]"""
+
+
+@pytest.mark.parametrize(
+    ("name", "sources", "expected"),
+    [
+        ("weighted_fitness", [REEXPORT.format(alias="", name="unit_conflicts")], "sudoku_course.cost.unit_conflicts"),
+        (
+            "weighted_fitness",
+            [REEXPORT.format(alias=" as per_kind", name="per_kind")],
+            "sudoku_course.cost.unit_conflicts",
+        ),
+        (
+            "linear_cooling",
+            [
+                "from numpy._core.function_base import linspace as spaced",
+                "def linear_cooling(t0, t_min, steps):\n    return spaced(t0, t_min, steps).tolist()",
+            ],
+            "numpy.linspace",
+        ),
+        (
+            "partial_energy",
+            [
+                "import sudoku_course.cost as cost_module\nENERGY = cost_module.givens_conflicts",
+                "def partial_energy(grid):\n    return ENERGY(grid)",
+            ],
+            "sudoku_course.cost.givens_conflicts",
+        ),
+        (
+            "partial_energy",
+            ["import sudoku_course\ndef partial_energy(grid):\n    return sudoku_course.cost.givens_conflicts(grid)"],
+            "sudoku_course.cost.givens_conflicts",
+        ),
+    ],
+)
+def test_answers_are_found_by_identity_whatever_the_path(name, sources, expected):
+    cells = cells_of(*sources, tags={0: ["parameters"]})
+    assert expected in answers_used(cells, exercise(name))
+
+
+@pytest.mark.parametrize(
+    ("name", "source", "token"),
+    [
+        (
+            "partial_energy",
+            "def partial_energy(grid):\n    namespace = {}\n"
+            "    exec('from sudoku_course.cost import givens_conflicts as answer', namespace)\n"
+            "    return namespace['answer'](grid)",
+            "exec",
+        ),
+        (
+            "partial_energy",
+            "import importlib\ndef partial_energy(grid):\n"
+            "    return importlib.import_module('sudoku_course.cost').givens_conflicts(grid)",
+            "importlib",
+        ),
+        (
+            "is_valid_solution",
+            "def is_valid_solution(grid, puzzle=None):\n    return getattr(grid, '_'.join(['is', 'solved']))()",
+            "getattr (nom calculé)",
+        ),
+        (
+            "is_valid_solution",
+            "import sys\n_PATTERN = [True]\ndef is_valid_solution(grid, puzzle=None):\n"
+            "    frame = sys._getframe(1)\n    while frame.f_code.co_name != 'call_case':\n"
+            "        frame = frame.f_back\n    return _PATTERN[frame.f_locals['index']]",
+            "_getframe",
+        ),
+        (
+            "box_index",
+            "import sys\ndef _reference_of(name):\n    for module in list(sys.modules.values()):\n"
+            "        registry = getattr(module, 'REGISTRY', None)\n        if isinstance(registry, dict):\n"
+            "            for item in registry.values():\n                return item.references[0]\n"
+            "def _delegate(function):\n    def wrapper(*args, **kwargs):\n"
+            "        return _reference_of(function.__name__)(*args, **kwargs)\n    return wrapper\n"
+            "@_delegate\ndef box_index(*args, **kwargs):\n    pass",
+            "references",
+        ),
+        ("box_index", "from sys import modules\ndef box_index(r, c, b=3):\n    return len(modules)", "modules"),
+        (
+            "box_index",
+            "import gc\nclass _Leak:\n    found = gc.get_objects()\ndef box_index(r, c, b=3):\n    return 0",
+            "gc",
+        ),
+        ("box_index", "import ctypes as ct\ndef box_index(r, c, b=3):\n    return ct.sizeof(ct.c_int)", "ctypes"),
+        ("box_index", "def box_index(r, c, b=3):\n    return box_index.__globals__['x']", "__globals__"),
+        (
+            "box_index",
+            "def box_index(r, c, b=3):\n    try:\n        1 / 0\n    except Exception as e:\n"
+            "        return e.__traceback__.tb_frame",
+            "tb_frame",
+        ),
+    ],
+)
+def test_dynamic_code_in_exercise_code_is_flagged(name, source, token):
+    assert token in dynamic_code(cells_of(source), exercise(name))
+
+
+def test_dynamic_code_in_the_parameters_cell_flags_every_exercise_but_unrelated_functions_do_not():
+    parameters = "N_PUZZLES = 5\nimport os\nfor _ in range(3):\n    eval('1')"
+    exercise_code = "def box_index(r, c, b=3):\n    return (r // b) * b + c // b"
+    unrelated = "def plot(grid, name):\n    return getattr(grid, name)"
+    cells = cells_of(parameters, exercise_code, unrelated, tags={0: ["parameters"]})
+    assert dynamic_code(cells, BOX) == ["eval"]
+    assert dynamic_code(cells[1:], BOX) == []
+
+
+def test_the_scan_is_linear_and_bounded(monkeypatch):
+    import time
+
+    from sudoku_course.teaching.grading import scan as scanning
+
+    def bomb(aliases: int) -> list[CodeCell]:
+        imports = "import os as " + ", os as ".join(f"n{i}" for i in range(aliases)).replace(", os as ", ", os as ")
+        imports = ", ".join(f"os as n{i}" for i in range(aliases))
+        body = " + ".join(f"len(n{i}.sep)" for i in range(aliases))
+        return cells_of(f"import {imports}", f"def box_index(r, c, b=3):\n    return {body}")
+
+    def seconds(aliases: int) -> float:
+        started = time.process_time()
+        Scan(bomb(aliases)).findings(BOX)
+        return time.process_time() - started
+
+    small, large = seconds(1000), seconds(4000)
+    assert large < 12 * max(small, 0.01)  # four times the code, far less than sixteen times the work
+    monkeypatch.setattr(scanning, "MAX_NODES", 5000)
+    assert Scan(bomb(2000)).findings(BOX).dynamic == [scanning.TOO_LARGE]
 
 
 # ------------------------------------------------------------ reading files
@@ -255,10 +399,49 @@ def test_the_runner_runs_definitions_value_cells_then_cases(monkeypatch, tmp_pat
     (tmp_path / "cells.json").write_text(json.dumps([c.as_dict() for c in cells]), encoding="utf-8")
     steps = [["setup"], ["chunk", 0], ["chunk", 1], ["cells", "value_demo"], ["case", "value_demo", 0, 5]]
     steps.append(["case", "box_index", 0, 5])
-    lines: list[bytes] = []
-    serve({"cells": str(tmp_path / "cells.json"), "seed": None, "steps": steps}, lines.append)
+
+    reading, writing = os.pipe()
+    if os.fork() == 0:  # the runner empties the registry of its process: a child's, not this one's
+        os.close(reading)
+        try:
+            serve({"cells": str(tmp_path / "cells.json"), "seed": None, "steps": steps}, partial(os.write, writing))
+        finally:
+            os._exit(0)
+    os.close(writing)
+    with os.fdopen(reading, "rb") as channel:
+        lines = channel.read().splitlines()
     answers = [json.loads(line) for line in lines]
     assert [answer["step"] for answer in answers] == list(range(len(steps)))
     assert answers[4] == {"step": 4, "kind": "value", "value": 20}
     assert answers[5]["kind"] == "error" and answers[5]["error"] == "MissingDefinition"
     assert answers[5]["message"] == "box_index"
+
+
+def test_hidden_cases_come_in_an_order_shuffled_by_the_seed_and_the_same_one_again():
+    item = exercise("is_valid_solution")
+    assert [case.label for case in item.cases(None)] == [case.label for case in item.make_cases(None)]
+    drawn = {seed: [case.label for case in item.cases(seed)] for seed in range(1, 9)}
+    assert all(sorted(labels) == sorted(case.label for case in item.make_cases(seed)) for seed, labels in drawn.items())
+    assert any(labels != [case.label for case in item.make_cases(seed)] for seed, labels in drawn.items())
+    assert drawn == {seed: [case.label for case in item.cases(seed)] for seed in range(1, 9)}
+    # a table of answers by position (the same for every student before) now fits few of them
+    patterns = {seed: [case.call(*item.references)["answer"] for case in item.cases(seed)] for seed in range(1, 9)}
+    assert len({tuple(pattern) for pattern in patterns.values()}) > 4
+
+
+def test_inputs_kept_are_judged_from_the_data_returned_not_from_a_flag_computed_by_the_students_code():
+    import numpy as np
+
+    from sudoku_course.teaching.checks import evaluate
+
+    def keep_lie(grid, puzzle=None):
+        answer = grid.is_solved() and (puzzle is None or bool((grid.cells == puzzle.cells)[puzzle.givens].all()))
+        grid.cells[:] = 0  # destroys the grid it was given...
+        np.array_equal = lambda *args, **kwargs: True  # ... and makes « grids kept » look true in its process
+        return answer
+
+    report = evaluate(exercise("is_valid_solution"), [keep_lie], seed=5)  # run in a forked child
+    assert report.passed == 0
+    assert {detail.detail for detail in report.details} == {
+        "une grille reçue a été modifiée : une vérification ne doit rien changer"
+    }

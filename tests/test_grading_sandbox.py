@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from sudoku_course.teaching.grading.judging import Settings
 from sudoku_course.teaching.grading.program import CodeCell, definitions
-from sudoku_course.teaching.grading.sandbox import Limits, Sandbox, course_folder, parse_message, probe
+from sudoku_course.teaching.grading.sandbox import UID_BASE, Limits, Sandbox, course_folder, parse_message, probe
 from sudoku_course.teaching.isolation import CRASH, ERROR, TIMEOUT, VALUE, Outcome
 
 
@@ -30,25 +31,30 @@ def bubblewrap():
 
 
 def run_probe(
-    body: str, sandbox: Sandbox, tmp_path: Path, *, time_limit: float = 60, case_limit: float = 30
+    body: str,
+    sandbox: Sandbox,
+    tmp_path: Path,
+    *,
+    time_limit: float = 60,
+    case_limit: float = 30,
+    seed: int | None = None,
 ) -> list[Outcome]:
     """Outcomes of: setup, the definitions of `body` (one chunk per statement), then case 0 of box_index."""
     source = textwrap.dedent(body)
     cells = [CodeCell(0, "probe", (), source)]
     cells_file = tmp_path / "submission.json"
     cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
-    cells_file.chmod(0o644)
-    tmp_path.chmod(0o711)
+    sandbox.own_scratch(cells_file)
     steps = [["setup"], *(["chunk", j] for j in range(len(definitions(cells)))), ["case", "box_index", 0, case_limit]]
-    runner = sandbox.start(cells_file, {"seed": None, "steps": steps}, tmp_path / "log")
+    runner = sandbox.start(cells_file, {"seed": seed, "steps": steps}, tmp_path / "log")
     try:
-        return [runner.answer(index, time_limit) for index in range(len(steps))]
+        return [runner.answer(index, 60 if index == 0 else time_limit) for index in range(len(steps))]
     finally:
         runner.stop()
 
 
-def probe_value(body: str, sandbox: Sandbox, tmp_path: Path):
-    outcome = run_probe(body, sandbox, tmp_path)[-1]
+def probe_value(body: str, sandbox: Sandbox, tmp_path: Path, seed: int | None = None):
+    outcome = run_probe(body, sandbox, tmp_path, seed=seed)[-1]
     assert outcome.kind == VALUE, outcome
     return outcome.value
 
@@ -109,8 +115,64 @@ def test_course_folder_submissions_secret_are_hidden_and_the_system_is_read_only
     assert found["package"] == found["new file in package"] == found["venv"] == "OSError"
     assert found["scratch"] == "None"
     if os.geteuid() == 0:
-        assert found["shadow"] == "PermissionError" and found["uid"] == 65534
+        assert found["shadow"] == "PermissionError" and found["uid"] == UID_BASE  # slot 0's own user
     assert (course / "solutions" / "00-environnement.ipynb").read_text(encoding="utf-8") == "the master"
+
+
+def test_the_puzzle_banks_come_back_read_only_inside_a_hidden_course_folder(bubblewrap, secret_place, tmp_path):
+    found = probe_value(
+        """
+        import pathlib
+        import sudoku_course.banks
+        from sudoku_course.puzzles import load_bank
+        def box_index(row, col, box_size=3):
+            folder = pathlib.Path(sudoku_course.banks.__path__[0])
+            try:
+                (folder / "easy.txt").write_text("changed")
+                written = "written"
+            except OSError:
+                written = "OSError"
+            return {"easy": len(load_bank("easy")), "medium": len(load_bank("medium")), "write": written}
+        """,
+        secret_place[2],
+        tmp_path,
+    )
+    from sudoku_course.puzzles import load_bank
+
+    assert found == {"easy": len(load_bank("easy")), "medium": len(load_bank("medium")), "write": "OSError"}
+
+
+SEED = 987_654_321_987
+
+
+def test_the_references_and_the_seed_are_unreachable_from_the_students_code(bubblewrap, tmp_path):
+    found = probe_value(
+        f"""
+        import gc, sys
+        def box_index(row, col, box_size=3):
+            registries = [
+                m.REGISTRY for n, m in list(sys.modules.items())
+                if n.startswith("sudoku_course.teaching") and isinstance(getattr(m, "REGISTRY", None), dict)
+            ]
+            lessons = [m for n, m in list(sys.modules.items()) if n.startswith("sudoku_course.teaching.exercises.")]
+            objects = gc.get_objects()
+            return {{
+                "registry": sum(len(registry) for registry in registries),
+                "in lessons": sorted(n for m in lessons for n in ("box_index", "is_valid_solution", "partial_energy")
+                                     if hasattr(m, n)),
+                "references": sorted({{getattr(o, "__qualname__", "") for o in objects if callable(o)
+                                      and getattr(o, "__module__", "") == "sudoku_course.teaching.exercises.lesson00"
+                                      and getattr(o, "__name__", "") in ("box_index", "is_valid_solution")}}),
+                "exercises": sum(type(o).__name__ in ("Exercise", "Case") for o in objects),
+                "seed": sum(any(type(v) is int and v == {SEED} for v in (o if isinstance(o, list) else o.values()))
+                            for o in objects if isinstance(o, (list, dict)) and o is not objects),
+            }}
+        """,
+        Sandbox(),
+        tmp_path,
+        seed=SEED,
+    )
+    assert found == {"registry": 0, "in lessons": [], "references": [], "exercises": 0, "seed": 0}
 
 
 def test_no_network_no_grader_processes_and_a_cleared_environment(bubblewrap, secret_place, tmp_path, monkeypatch):
@@ -170,8 +232,7 @@ def test_a_case_that_kills_python_costs_that_case_only(bubblewrap, tmp_path):
     cells = [CodeCell(0, "probe", (), "import os\ndef box_index(row, col, box_size=3):\n    os._exit(3)")]
     cells_file = tmp_path / "submission.json"
     cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
-    cells_file.chmod(0o644)
-    tmp_path.chmod(0o711)
+    Sandbox().own_scratch(cells_file)
     steps = [["setup"], ["chunk", 0], ["chunk", 1], ["case", "box_index", 0, 5], ["case", "box_index", 1, 5]]
     runner = Sandbox().start(cells_file, {"seed": None, "steps": steps}, tmp_path / "log")
     try:
@@ -222,6 +283,157 @@ def test_answers_that_break_the_protocol_are_refused():
     assert parse_message(b'{"step": 3, "kind": "timeout", "error": "", "message": ""}', 3) == Outcome(TIMEOUT)
     assert parse_message(b'{"step": 4, "kind": "value", "value": 1}', 3) is None
     assert parse_message(b'{"step": 3, "kind": "value", "value": NaN}', 3) is None
+    assert parse_message(b'{"step": 3, "kind": "value", "value": [1e999]}', 3) is None
+    assert parse_message(b'{"step": 3, "kind": "value", "value": -Infinity}', 3) is None
     assert parse_message(b"[" * 100_000, 3) is None
     answer = parse_message(b'{"step": 3, "kind": "error", "error": "ValueError", "message": "m"}', 3)
     assert answer == Outcome(ERROR, error="ValueError", message="m")
+
+
+def root_only():
+    if os.geteuid() != 0:
+        pytest.skip("a grader that is not root runs every sandbox as itself (user namespace)")
+
+
+HOG = """
+import os, time
+def box_index(row, col, box_size=3):
+    children = 0
+    while children < 1000:
+        try:
+            pid = os.fork()
+        except OSError:
+            break
+        if pid == 0:
+            time.sleep(60)
+            os._exit(0)
+        children += 1
+    return children
+"""
+
+
+def test_each_job_slot_has_its_own_user_so_a_fork_hog_does_not_starve_another_sandbox(bubblewrap, tmp_path):
+    root_only()
+    from sudoku_course.teaching.grading import sandbox as sandboxes
+
+    limits = Limits()
+    runners = {}
+    for slot, body in ((0, HOG), (1, "def box_index(row, col, box_size=3):\n    return 0")):
+        sandboxes._slot = slot
+        folder = tmp_path / str(slot)
+        folder.mkdir()
+        cells_file = folder / "submission.json"
+        cells = [CodeCell(0, "probe", (), textwrap.dedent(body))]
+        cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
+        sandbox = Sandbox(limits=limits)
+        sandbox.own_scratch(cells_file)
+        steps = [["setup"], *(["chunk", j] for j in range(len(definitions(cells)))), ["case", "box_index", 0, 30]]
+        runners[slot] = (sandbox.start(cells_file, {"seed": None, "steps": steps}, folder / "log"), len(steps))
+    sandboxes._slot = 0
+    try:
+        hog, honest = ([runner.answer(i, 60) for i in range(count)] for runner, count in runners.values())
+    finally:
+        for runner, _ in runners.values():
+            runner.stop()
+        sandboxes.remove_cgroups(os.getpid())
+    assert honest[-1] == Outcome(VALUE, 0)
+    assert hog[-1].kind == VALUE and hog[-1].value < limits.processes
+    assert sandboxes.sandbox_uid() == UID_BASE
+
+
+def test_a_sandbox_has_its_own_cgroup_bounding_its_processes_and_memory(bubblewrap, tmp_path):
+    root_only()
+    from sudoku_course.teaching.grading.sandbox import cgroups, remove_cgroups
+
+    limits = Limits(memory_mb=600)
+    groups = cgroups(limits)
+    if not groups:
+        pytest.skip("no writable cgroup controller here: the README says what stays unbounded")
+    outcome = run_probe(
+        """
+        import os
+        def box_index(row, col, box_size=3):
+            children = []
+            for _ in range(3):  # 3 x 250 MB: each under RLIMIT_AS, together over the cgroup's 600 MB
+                pid = os.fork()
+                if pid == 0:
+                    block = bytearray(250 << 20)
+                    for i in range(0, len(block), 4096):
+                        block[i] = 1
+                    os._exit(0)
+                children.append(pid)
+            return sorted(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children)
+        """,
+        Sandbox(limits=limits),
+        tmp_path,
+    )[-1]
+    assert any((group / "pids.max").read_text().strip() == str(limits.processes) for group in groups)
+    remove_cgroups(os.getpid())
+    killed = outcome.kind == CRASH or (outcome.kind == VALUE and -9 in outcome.value)
+    assert killed, outcome  # the kernel killed a child, or the case: the sandbox as a whole is bounded
+
+
+def test_scratch_copies_are_private_even_when_tmpdir_is_not_tmp(bubblewrap, tmp_path, monkeypatch):
+    import tempfile
+
+    elsewhere = tmp_path / "var-tmp"
+    (elsewhere / "sudoku-grading-victim").mkdir(parents=True)
+    (elsewhere / "sudoku-grading-victim" / "submission.json").write_text("VICTIM-MARKER", encoding="utf-8")
+    monkeypatch.setattr(tempfile, "tempdir", str(elsewhere))
+    found = probe_value(
+        f"""
+        import glob
+        def box_index(row, col, box_size=3):
+            return [open(path).read() for path in glob.glob({str(elsewhere)!r} + "/*/submission.json")]
+        """,
+        Sandbox(),
+        tmp_path,
+    )
+    assert found == []
+    scratch = Path(tempfile.mkdtemp())
+    cells_file = scratch / "submission.json"
+    cells_file.write_text("[]", encoding="utf-8")
+    Sandbox().own_scratch(scratch, cells_file)
+    assert (scratch.stat().st_mode & 0o777, cells_file.stat().st_mode & 0o777) == (0o700, 0o600)
+    if os.geteuid() == 0:
+        assert cells_file.stat().st_uid == UID_BASE
+
+
+# ------------------------------------------------------------ the grader stays bounded
+def grade_demo(source: str, limits: Limits, settings: Settings):
+    from sudoku_course.teaching.grading.judging import grade_cells
+
+    cells = [CodeCell(0, "exercise-1", (), textwrap.dedent(source))]
+    return grade_cells(
+        "demo", "00-environnement", cells, ["box_index"], None, Sandbox(enabled=False, limits=limits), settings
+    )
+
+
+def test_answers_too_large_are_refused_per_case_and_per_notebook():
+    big = "def box_index(row, col, box_size=3):\n    return [0] * 600_000\n"  # 1.8 MB of JSON per answer
+    (item,) = grade_demo(big, Limits(answer_mb=1, output_mb=64), Settings()).exercises
+    assert {case.detail for case in item.cases} == {"le calcul a été arrêté : réponse de plus de 1 Mo"}
+    (item,) = grade_demo(big, Limits(answer_mb=2, output_mb=5), Settings()).exercises
+    details = [case.detail for case in item.cases]
+    assert details[:2] == ["la fonction doit renvoyer un entier, pas une liste"] * 2  # two answers fit in 5 MB
+    assert details[2] == "le calcul a été arrêté : réponses de plus de 5 Mo en tout pour ce notebook"
+    assert item.points == 0 and len(details) == 8
+
+
+def test_definitions_are_bounded_in_total_across_restarts():
+    import time
+
+    slow = """
+    import os, time
+    class Hold1:
+        time.sleep(1.5)
+    class Hold2:
+        time.sleep(1.5)
+    def box_index(row, col, box_size=3):
+        os.kill(os.getppid(), 9)  # kills the runner: every case restarts it, loading the definitions again
+    """
+    started = time.monotonic()
+    result = grade_demo(slow, Limits(), Settings(definition_limit=5, definitions_total=8))
+    assert time.monotonic() - started < 40
+    assert any("les définitions ont pris plus de 8 s en tout" in note for note in result.notes)
+    assert result.status == "timeout"

@@ -141,6 +141,8 @@ def _unfinished(outcome: Outcome, label: str, time_limit: float) -> CaseResult:
     """The verdict on a case whose call gave no value: an error, a timeout or a crash."""
     if outcome.kind == TIMEOUT:
         return CaseResult(label, TOO_SLOW, f"plus de {french(time_limit)} s : le calcul a été arrêté")
+    if outcome.kind == CRASH and outcome.message:  # stopped by the grader: a broken or oversized answer
+        return CaseResult(label, ERRORED, f"le calcul a été arrêté : {outcome.message}")
     if outcome.kind == CRASH:
         return CaseResult(label, ERRORED, f"le calcul s'est arrêté brutalement (code de sortie {outcome.error})")
     if outcome.error == NotPlainError.__name__:

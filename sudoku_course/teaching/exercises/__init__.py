@@ -11,8 +11,10 @@ The contract that the checks and the grader share:
   order its cases pass them, and holds the reference implementations in the
   same order. Its `make_cases(seed)` builds the cases: `seed=None` gives the
   public cases of the check cells in class; an integer gives hidden cases
-  drawn from that seed (the grader derives one per student). Building cases
-  is deterministic: the same seed gives the same cases in any process.
+  drawn from that seed (the grader derives one per student), which
+  `Exercise.cases` also shuffles with the seed. Building cases is
+  deterministic: the same seed gives the same cases, in the same order, in
+  any process.
 - A `Case` has a French `label` and a `call(*functions)` that runs the
   student's functions on the case's inputs and returns **plain data** (None,
   bool, int, float, str, and lists and dicts of them; see `plain`). That is
@@ -41,6 +43,7 @@ The contract that the checks and the grader share:
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
@@ -89,8 +92,13 @@ class Exercise:
     """Ids of the solution cells the grader also runs (exercises whose answer is a value, not a function)."""
 
     def cases(self, seed: int | None = None) -> list[Case]:
-        """The public cases (seed None) or the hidden cases drawn from `seed`."""
-        return self.make_cases(seed)
+        """The public cases (seed None, in their order) or the hidden cases drawn from `seed`, in an order
+        shuffled by `seed` too: a table of answers by position fits no other student."""
+        cases = self.make_cases(seed)
+        if seed is None:
+            return cases
+        order = np.random.default_rng([seed, zlib.crc32(self.name.encode())]).permutation(len(cases))
+        return [cases[index] for index in order]
 
     @property
     def points(self) -> float:

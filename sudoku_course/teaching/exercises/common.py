@@ -2,6 +2,9 @@
 
 - `calling(*args, **kwargs)` builds a `Case.call` that passes deep copies of
   the arguments to the student's (first) function and returns its plain result.
+- `as_data(value)` and `unchanged(after, *inputs)`: a call that must leave
+  its inputs alone returns them as plain data after the student's function
+  ran, and the judge (in the grader) compares them with its own inputs.
 - `close(output, reference)` is the one tolerance comparison of the course
   (numbers, and lists and dicts of them, equal up to rounding errors);
   `same_word(output, reference)` compares words ignoring accents, case and
@@ -58,6 +61,24 @@ def calling(*args: Any, **kwargs: Any) -> Callable[..., Plain]:
         return plain(function(*copy.deepcopy(args), **copy.deepcopy(kwargs)))
 
     return call
+
+
+def as_data(value: Any) -> Plain:
+    """An input of a call as plain data, to compare what a call left of it with what it was: a grid's
+    cells and givens, an array's values, anything else as `plain` gives it.
+
+    A call returns its inputs as they are after the student's function ran (`as_data` of its copies); the
+    judge, in the grader's process, compares them with `as_data` of its own inputs (`unchanged`). So a
+    student's code cannot make its sandbox say « unchanged » (by patching numpy, for example).
+    """
+    if isinstance(value, SudokuGrid):
+        return {"cells": plain(value.cells), "givens": plain(value.givens)}
+    return plain(value)
+
+
+def unchanged(after: Plain, *inputs: Any) -> bool:
+    """True if `after` (the call's `as_data` of its copies of the inputs) is `as_data` of `inputs`."""
+    return after == [as_data(value) for value in inputs]
 
 
 def case_rng(seed: int | None, salt: int) -> np.random.Generator:

@@ -11,11 +11,13 @@ from ...grid import SudokuGrid
 from . import Case, Exercise, Plain, plain, register
 from .common import (
     SMALL_SOLUTION,
+    as_data,
     boolean,
     calling,
     integer,
     shuffled_solution,
     temoin_solution,
+    unchanged,
 )
 
 LESSON = "00-environnement"
@@ -98,25 +100,27 @@ def is_valid_solution(grid: SudokuGrid, puzzle: SudokuGrid | None = None) -> boo
 
 
 def validating(grid: SudokuGrid, puzzle: SudokuGrid | None = None) -> Callable[..., Plain]:
-    """A call: the answer on copies of the grids, and whether the copies came back unchanged."""
+    """A call: the answer on copies of the grids, and the copies as they are after the call (plain data,
+    compared with the grids by the judge, outside the student's process)."""
 
     def call(function: Callable) -> Plain:
         grids = copy.deepcopy((grid,) if puzzle is None else (grid, puzzle))
         answer = plain(function(*grids))
-        kept = all(
-            np.array_equal(copied.cells, original.cells)
-            for copied, original in zip(grids, (grid, puzzle), strict=False)
-        )
-        return {"answer": answer, "kept": kept}
+        return {"answer": answer, "after": [as_data(copied) for copied in grids]}
 
     return call
 
 
-def answer_judge(output: Plain) -> str | None:
-    """The grids must come back unchanged and the answer be a boolean."""
-    if not output["kept"]:
-        return "une grille reçue a été modifiée : une vérification ne doit rien changer"
-    return boolean(output["answer"])
+def answer_judge(grid: SudokuGrid, puzzle: SudokuGrid | None = None) -> Callable[[Plain], str | None]:
+    """Judge: the grids must come back unchanged and the answer be a boolean."""
+    grids = (grid,) if puzzle is None else (grid, puzzle)
+
+    def judge(output: Plain) -> str | None:
+        if not unchanged(output["after"], *grids):
+            return "une grille reçue a été modifiée : une vérification ne doit rien changer"
+        return boolean(output["answer"])
+
+    return judge
 
 
 def with_swap(grid: SudokuGrid, first: tuple[int, int], second: tuple[int, int]) -> SudokuGrid:
@@ -172,7 +176,7 @@ def is_valid_solution_cases(seed: int | None) -> list[Case]:
         Case(
             label,
             validating(grid, given),
-            answer_judge,
+            answer_judge(grid, given),
             agree=lambda out, ref: out["answer"] is ref["answer"],
             disagree="la réponse ne convient pas pour cette grille",
         )

@@ -14,8 +14,9 @@ registry (`sudoku_course.teaching.exercises`) describes for lesson `NN-name`:
    each case of each exercise with plain data. The grader times each step,
    computes the reference outputs and judges (`judging`). Hidden cases come
    from a seed per student: HMAC-SHA256(course secret, student folder name).
-3. A submission whose code for an exercise uses the package's answer to it
-   earns no points for that exercise (flagged).
+3. A submission whose code for an exercise uses the package's answer to it,
+   or dynamic code (`exec`, `sys.modules`, frame walking...: see `scan`),
+   earns no points for that exercise (flagged, for the instructor to review).
 4. `grades.csv`, `gradebook.csv` and `feedback/<student>/<NN-name>.html` are
    written (`reports`), with a copy of the console report in
    `grading-report.txt`.
@@ -43,11 +44,33 @@ from pathlib import Path
 
 from ...progress import progress_bar
 from ..exercises import lesson_exercises
-from .judging import CRASHED, FLAGGED, INVALID, MISSING, OK, REJECTED, NotebookResult, Settings, grade_cells, ungraded
+from .judging import (
+    CRASHED,
+    FLAGGED,
+    INVALID,
+    MISSING,
+    OK,
+    REJECTED,
+    ExerciseResult,
+    NotebookResult,
+    Settings,
+    grade_cells,
+    ungraded,
+)
 from .program import CodeCell
-from .reading import Master, Rejected, Student, Unreadable, find_students, read_master, read_submission, sha256
+from .reading import (
+    Master,
+    Rejected,
+    Student,
+    Unreadable,
+    find_students,
+    printable,
+    read_master,
+    read_submission,
+    sha256,
+)
 from .reports import write_atomically, write_feedback, write_tables
-from .sandbox import Limits, Sandbox, SandboxUnavailable, course_folder, probe
+from .sandbox import Limits, Sandbox, SandboxUnavailable, course_folder, probe, remove_cgroups, take_slot
 
 SECRET_ENV = "SUDOKU_COURSE_SECRET"
 SECRET_FILE_ENV = "SUDOKU_COURSE_SECRET_FILE"
@@ -91,7 +114,7 @@ def course_secret(secret_file: Path | None, forbidden: Sequence[Path]) -> tuple[
 
 def student_seed(secret: bytes, student: str) -> int:
     """The seed of a student's hidden cases: HMAC-SHA256(secret, folder name), as a 63-bit integer."""
-    digest = hmac.new(secret, student.encode("utf-8"), hashlib.sha256).digest()
+    digest = hmac.new(secret, os.fsencode(student), hashlib.sha256).digest()  # a name that is not UTF-8 too
     return int.from_bytes(digest[:8], "big") >> 1
 
 
@@ -139,7 +162,13 @@ def run_tasks(tasks: Sequence[Task], run: Run, report: Callable[[NotebookResult]
             report(results[index])
     else:
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=run.jobs, mp_context=context) as pool:
+        slots = context.Queue()  # each worker takes a job slot: its own sandbox user and cgroup
+        for slot in range(run.jobs):
+            slots.put(slot)
+        slots_of_this_run = (slots, os.getpid())
+        with ProcessPoolExecutor(
+            run.jobs, mp_context=context, initializer=take_slot, initargs=slots_of_this_run
+        ) as pool:
             futures = {pool.submit(grade_task, task, run.sandbox, run.settings): i for i, task in enumerate(tasks)}
             for future in progress_bar(
                 as_completed(futures), total=len(tasks), desc="correction", progress=run.progress
@@ -149,12 +178,21 @@ def run_tasks(tasks: Sequence[Task], run: Run, report: Callable[[NotebookResult]
     return [results[index] for index in range(len(tasks))]
 
 
+def flag_reason(item: ExerciseResult) -> str:
+    """Why an exercise is flagged, for the instructor: « box_index uses sudoku_course.grid.Layout.box_of »."""
+    reasons = []
+    if item.answers_used:
+        reasons.append(f"uses {', '.join(item.answers_used)}")
+    if item.dynamic:
+        reasons.append(f"uses dynamic code ({', '.join(item.dynamic)}): to review")
+    return f"{item.name} {'; '.join(reasons)}"
+
+
 def describe(result: NotebookResult) -> str:
     """The console line of one graded notebook."""
-    line = f"{result.student}/{result.lesson}.ipynb: {result.status}, {result.points:g}/{result.max_points:g} points"
-    flagged = [
-        f"{item.name} uses {', '.join(item.answers_used)}" for item in result.exercises if item.status == FLAGGED
-    ]
+    points = f"{result.points:g}/{result.max_points:g} points"
+    line = f"{printable(result.student)}/{result.lesson}.ipynb: {result.status}, {points}"
+    flagged = [flag_reason(item) for item in result.exercises if item.status == FLAGGED]
     if flagged:
         line += "; flagged: " + "; ".join(flagged)
     if result.problem:
@@ -195,6 +233,7 @@ class Console:
     def __call__(self, line: str) -> None:
         from tqdm import tqdm  # write() keeps a progress bar below the lines
 
+        line = line.encode("utf-8", "backslashreplace").decode("utf-8")  # never a character the console refuses
         self.lines.append(line)
         tqdm.write(line)
 
@@ -222,7 +261,7 @@ def _check_masters(masters: list[Master], run: Run) -> None:
     for result in run_tasks(tasks, Run(run.sandbox, run.settings, run.jobs, progress=False), lambda result: None):
         for item in result.exercises:
             if item.status == FLAGGED:
-                failures.append(f"{result.lesson} {item.name} uses its answer {', '.join(item.answers_used)}")
+                failures.append(f"{result.lesson} {flag_reason(item)}")
             elif item.points != item.max_points:
                 failures.append(f"{result.lesson} {item.name}: {item.passed}/{item.total} cases, status {item.status}")
         if result.problem:
@@ -237,7 +276,7 @@ def _student_tasks(
     student: Student, masters: list[Master], secret: bytes, expected: str
 ) -> list[Task | NotebookResult]:
     notes = tuple(
-        f"fichier ignoré : « {name} » ne correspond à aucun notebook du cours (noms attendus : {expected})"
+        f"fichier ignoré : « {printable(name)} » ne correspond à aucun notebook du cours (noms attendus : {expected})"
         for name in student.unknown
     )
     seed = student_seed(secret, student.name)
@@ -283,7 +322,7 @@ def grade(
         raise GradingError(f"{submissions_dir} is not a folder")
     students, ignored = find_students(submissions_dir, [path.stem for path in master_paths])
     for name in ignored:
-        say(f"ignored {submissions_dir / name}: expected {submissions_dir}/<student>/<NN-name>.ipynb")
+        say(f"ignored {printable(str(submissions_dir / name))}: expected {submissions_dir}/<student>/<NN-name>.ipynb")
     chosen = _lessons_to_grade(master_paths, students, say)
     if not chosen:
         raise GradingError(f"no submission in {submissions_dir} matches a graded notebook of {master_dir}")
@@ -308,6 +347,21 @@ def grade(
     else:
         say(NO_SANDBOX_WARNING)
     run = Run(sandbox, settings or Settings(), max(1, jobs), progress)
+    try:
+        results = _grade_students(run, masters, students, secret, say)
+    finally:
+        remove_cgroups(os.getpid())
+    _write(results, masters, students, outputs, say)
+    if not sandboxed:
+        say(NO_SANDBOX_WARNING)
+    write_atomically(outputs.report, "\n".join(say.lines) + "\n")
+    return results
+
+
+def _grade_students(
+    run: Run, masters: list[Master], students: list[Student], secret: bytes, say: Console
+) -> list[NotebookResult]:
+    """Check the masters, then grade every student's notebooks; the results, in the students' order."""
     _check_masters(masters, run)
 
     expected = ", ".join(f"{master.lesson}.ipynb" for master in masters)
@@ -318,10 +372,6 @@ def grade(
     for result in results:
         if result.status in (MISSING, INVALID, REJECTED):
             say(describe(result))
-    _write(results, masters, students, outputs, say)
-    if not sandboxed:
-        say(NO_SANDBOX_WARNING)
-    write_atomically(outputs.report, "\n".join(say.lines) + "\n")
     return results
 
 
@@ -330,8 +380,11 @@ def _write(
 ) -> None:
     exercises = [item.name for master in masters for item in lesson_exercises(master.lesson)]
     unknown = {student.name: student.unknown for student in students if student.unknown}
+    for student in students:
+        if printable(student.name) != student.name:
+            say(f"{printable(student.name)}: the folder name is not printable UTF-8 text; shown escaped")
     for student, names in unknown.items():
-        say(f"{student}: unknown file(s) {', '.join(names)} (no lesson has that name)")
+        say(f"{printable(student)}: unknown file(s) {', '.join(map(printable, names))} (no lesson has that name)")
     grades, book = write_tables(results, exercises, unknown, outputs.grades, outputs.gradebook)
     pages = write_feedback(results, outputs.feedback)
     say(f"{len(results)} notebook(s) graded: {grades}, {book}, {len(pages)} feedback page(s) in {outputs.feedback}")

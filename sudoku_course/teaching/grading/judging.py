@@ -2,8 +2,9 @@
 
 The runner (in the sandbox) only computes; everything here runs in the
 grader's process: the time limits, the restarts, the reference outputs
-(`Case.call(*references)`), the verdicts (`checks.case_verdict`), the
-answers scan and the points.
+(`Case.call(*references)`), the verdicts (`checks.case_verdict`, each case
+judged as its answer arrives, its data dropped then), the answers scan
+(`scan`: answers and dynamic code, either flags the exercise) and the points.
 
 A case runs in a child of the runner, stopped by the runner at its time
 limit: an endless loop (even in C) or a crash costs that case only. A step
@@ -11,7 +12,8 @@ that is late anyway, or that kills the runner (a definition that loops, a
 runner that stops answering), costs itself only too: the runner is killed,
 and a fresh one loads the definitions again (without the definition at
 fault, if it was one) and goes on with the next step. The notebook as a whole is bounded too
-(`Settings.notebook_limit`): what is left when it is spent counts as too slow.
+(`Settings.notebook_limit`), and so are its definitions summed over the restarts
+(`Settings.definitions_total`): what is left when either is spent counts as too slow.
 """
 
 from __future__ import annotations
@@ -19,16 +21,17 @@ from __future__ import annotations
 import json
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..checks import ERRORED, TOO_SLOW, CaseResult, case_verdict
 from ..exercises import Exercise, exercise
 from ..exercises.common import french
 from ..isolation import CRASH, ERROR, TIMEOUT, VALUE, Outcome
-from .program import CodeCell, answers_used, definitions, unreadable_cells
+from .program import CodeCell, definitions, unreadable_cells
 from .runner import MISSING_DEFINITION
 from .sandbox import Sandbox
+from .scan import Scan
 
 # Status of a notebook, or of one exercise in it.
 OK, TIMED_OUT, CRASHED, NOT_DONE, FLAGGED = "ok", "timeout", "crash", "not-done", "flagged"
@@ -42,7 +45,11 @@ class Settings:
 
     time_factor: float = 2.0
     """Each case may take its exercise's time limit times this factor (the grader shares the machine)."""
+    setup_limit: float = 60.0
+    """Reading the submission and building the cases, before any student code runs."""
     definition_limit: float = 30.0
+    definitions_total: float = 120.0
+    """All the definitions of a notebook, summed over the runner's restarts (each restart loads them again)."""
     cells_limit: float = 120.0
     notebook_limit: float = 600.0
 
@@ -58,6 +65,8 @@ class ExerciseResult:
     total: int = 0
     points: float = 0.0
     answers_used: list[str] = field(default_factory=list)
+    dynamic: list[str] = field(default_factory=list)
+    """Dynamic code the exercise's code uses (`exec`, `sys.modules`...): flagged for the instructor to review."""
 
     @property
     def passed(self) -> int:
@@ -111,6 +120,12 @@ class _Plan:
             self.pending += [("case", item.name, index) for index in range(len(self.cases[item.name]))]
         self.skipped: set[int] = set()
         self.outcomes: dict[tuple[str, int], Outcome] = {}
+        """Each case's outcome, its answer dropped once judged (`record`)."""
+        self.verdicts: dict[tuple[str, int], CaseResult] = {}
+        self.judging = 0.0
+        """Seconds spent judging (references included): not counted in the notebook's time."""
+        self.defining = 0.0
+        """Seconds the runners spent loading the definitions, restarts included (`Settings.definitions_total`)."""
         self.lost: set[str] = set()
         """TIMED_OUT and CRASHED, when a definition, value cells or the whole notebook hit them."""
         self.problem = ""
@@ -135,13 +150,28 @@ class _Plan:
         """Seconds the grader waits for the runner's answer to `step`."""
         if step[0] == "case":
             return self.case_limit(step[1]) + CASE_SLACK
+        if step[0] == "setup":
+            return self.settings.setup_limit
         return self.settings.cells_limit if step[0] == "cells" else self.settings.definition_limit
+
+    def record(self, name: str, index: int, outcome: Outcome) -> None:
+        """Judge case `index` of exercise `name` as its outcome arrives, then keep the outcome without its
+        answer: a notebook's answers never pile up in the grader's memory."""
+        started = time.monotonic()
+        case = self.cases[name][index]
+        if outcome.kind == ERROR and outcome.error == MISSING_DEFINITION:
+            verdict = _missing(case.label, outcome)
+        else:
+            verdict = case_verdict(case, outcome, self.items[name].references, self.case_limit(name))
+        self.verdicts[(name, index)] = verdict
+        self.outcomes[(name, index)] = replace(outcome, value=None)
+        self.judging += time.monotonic() - started
 
     def give_up(self, outcome: Outcome, note: str) -> None:
         """Every step left gets `outcome`."""
         for step in self.pending:
             if step[0] == "case":
-                self.outcomes[(step[1], step[2])] = outcome
+                self.record(step[1], step[2], outcome)
         self.pending = []
         self.notes.append(note)
 
@@ -168,7 +198,7 @@ class _Plan:
         if kind == "cells":
             if lost:
                 for index in range(len(self.cases[step[1]])):
-                    self.outcomes[(step[1], index)] = outcome
+                    self.record(step[1], index, outcome)
                 self.pending = [other for other in self.pending if other[1] != step[1]]
                 self.notes.append(f"les cellules de l'exercice {step[1]} ont dépassé le temps ou se sont arrêtées")
             elif outcome.kind == ERROR:
@@ -178,21 +208,20 @@ class _Plan:
             if step in self.pending:
                 self.pending.remove(step)
             return lost
-        self.outcomes[(step[1], step[2])] = outcome
+        self.record(step[1], step[2], outcome)
         self.pending.remove(step)
         return lost
 
 
 def run_plan(plan: _Plan, cells: list[CodeCell], seed: int | None, sandbox: Sandbox) -> None:
     """Run the plan's steps in runners started one after the other, until every step has an outcome."""
-    started = time.monotonic()
+    started, sent = time.monotonic(), 0
     with tempfile.TemporaryDirectory(prefix="sudoku-grading-") as scratch:
         cells_file, log = Path(scratch) / "submission.json", Path(scratch) / "runner.log"
         cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
-        cells_file.chmod(0o644)
-        Path(scratch).chmod(0o711)  # bubblewrap, started as nobody by a root grader, reaches the scratch copy
+        sandbox.own_scratch(Path(scratch), cells_file)  # readable by this slot's sandbox user only
         while plan.pending:
-            budget = plan.settings.notebook_limit - (time.monotonic() - started)
+            budget = plan.settings.notebook_limit - (time.monotonic() - started - plan.judging)
             if budget <= 0:
                 limit = french(plan.settings.notebook_limit)
                 plan.lost.add(TIMED_OUT)
@@ -201,15 +230,31 @@ def run_plan(plan: _Plan, cells: list[CodeCell], seed: int | None, sandbox: Sand
                 )
                 break
             steps = plan.steps()
-            runner = sandbox.start(cells_file, {"seed": seed, "steps": [plan.request(step) for step in steps]}, log)
+            request = {"seed": seed, "steps": [plan.request(step) for step in steps]}
+            runner = sandbox.start(cells_file, request, log, sent)
             try:
                 for index, step in enumerate(steps):
-                    budget = plan.settings.notebook_limit - (time.monotonic() - started)
+                    budget = plan.settings.notebook_limit - (time.monotonic() - started - plan.judging)
+                    if step[0] in ("setup", "chunk"):
+                        budget = min(budget, plan.settings.definitions_total - plan.defining)
+                    asked = time.monotonic()
                     outcome = runner.answer(index, max(0.0, min(plan.limit(step), budget)))
+                    if step[0] in ("setup", "chunk"):
+                        plan.defining += time.monotonic() - asked
+                    if plan.defining >= plan.settings.definitions_total:
+                        total = french(plan.settings.definitions_total)
+                        plan.lost.add(TIMED_OUT)
+                        plan.give_up(
+                            Outcome(TIMEOUT),
+                            f"les définitions ont pris plus de {total} s en tout (elles sont relancées après "
+                            "chaque arrêt) : la suite n'a pas été corrigée",
+                        )
+                        break
                     if plan.receive(step, outcome, runner.lost):
                         break
             finally:
                 runner.stop()
+                sent += runner.received
         if plan.lost and log.exists():
             plan.problem = log.read_text(encoding="utf-8", errors="replace")[-300:].strip()
 
@@ -220,30 +265,31 @@ def _missing(case_label: str, outcome: Outcome) -> CaseResult:
     return CaseResult(case_label, ERRORED, f"{names} : introuvable dans le notebook (pas de définition qui s'exécute)")
 
 
-def judge_exercise(item: Exercise, cells: list[CodeCell], plan: _Plan) -> ExerciseResult:
-    """Verdicts, points and status of one exercise from the outcomes the runner gave."""
-    cases = plan.cases[item.name]
-    outcomes = [plan.outcomes.get((item.name, index), Outcome(TIMEOUT)) for index in range(len(cases))]
-    used = answers_used(cells, item)
-    result = ExerciseResult(item.name, item.points, OK, total=len(cases), answers_used=used)
+def judge_exercise(item: Exercise, scan: Scan, plan: _Plan) -> ExerciseResult:
+    """Points and status of one exercise from the verdicts on its cases."""
+    keys = [(item.name, index) for index in range(len(plan.cases[item.name]))]
+    outcomes = [plan.outcomes.get(key, Outcome(TIMEOUT)) for key in keys]
+    found = scan.findings(item)
+    result = ExerciseResult(
+        item.name, item.points, OK, total=len(keys), answers_used=found.answers, dynamic=found.dynamic
+    )
     if any(outcome.not_implemented for outcome in outcomes):
         result.status = NOT_DONE
     else:
-        limit = item.time_limit * plan.settings.time_factor
-        result.cases = [
-            _missing(case.label, outcome)
-            if outcome.kind == ERROR and outcome.error == MISSING_DEFINITION
-            else case_verdict(case, outcome, item.references, limit)
-            for case, outcome in zip(cases, outcomes, strict=True)
-        ]
-        weights = sum(case.points for case in cases)
-        earned = sum(case.points for case, verdict in zip(cases, result.cases, strict=True) if verdict.passed)
+        for name, index in keys:
+            if (name, index) not in plan.verdicts:  # never answered: too slow
+                plan.record(name, index, Outcome(TIMEOUT))
+        result.cases = [plan.verdicts[key] for key in keys]
+        weights = sum(case.points for case in plan.cases[item.name])
+        earned = sum(
+            case.points for case, verdict in zip(plan.cases[item.name], result.cases, strict=True) if verdict.passed
+        )
         result.points = round(item.points * earned / weights, 2) if weights else 0.0
         if any(outcome.kind == CRASH for outcome in outcomes):
             result.status = CRASHED
         if any(verdict.verdict == TOO_SLOW for verdict in result.cases):
             result.status = TIMED_OUT
-    if used:
+    if found.answers or found.dynamic:
         result.status, result.points = FLAGGED, 0.0
     return result
 
@@ -262,7 +308,8 @@ def grade_cells(
     items = [exercise(name) for name in names]
     plan = _Plan(cells, items, seed, settings)
     run_plan(plan, cells, seed, sandbox)
-    exercises = [judge_exercise(item, cells, plan) for item in items]
+    scan = Scan(cells)
+    exercises = [judge_exercise(item, scan, plan) for item in items]
     statuses = {item.status for item in exercises} | plan.lost
     status = next((s for s in (CRASHED, TIMED_OUT) if s in statuses), OK)
     problem = f"runner: {plan.problem}" if plan.problem else ""

@@ -16,33 +16,20 @@ value, the cells the registry names (`Exercise.cells`, by cell id; for a
 notebook without cell ids, the cells assigning one of its names) are run
 whole (`value_cells`).
 
-`answers_used` reads the source of an exercise's code (the functions it
-names, the helpers they call, the imports they rely on) and lists the
-package names it uses that are answers of the exercise: a reading of the
-source, so a determined student can hide a use (`getattr` on a computed
-name): best effort.
+What an exercise's code uses (answers, dynamic code) is read by `scan`.
 """
 
 from __future__ import annotations
 import __future__
 
 import ast
-import importlib
-import inspect
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 
 from ..exercises import Exercise
 
 PARAMETERS_TAG = "parameters"
 CHECK_TAG = "check"
-# Exercise code never needs the teaching tools: any use of them counts as using an answer.
-TEACHING_PACKAGES = (
-    "sudoku_course.teaching.exercises",
-    "sudoku_course.teaching.checks",
-    "sudoku_course.teaching.grading",
-)
 # Annotations stay unevaluated strings: they run no code at definition time.
 COMPILE_FLAGS = __future__.annotations.compiler_flag
 
@@ -179,169 +166,3 @@ def value_cells(cells: Sequence[CodeCell], item: Exercise) -> list[CodeCell]:
         return by_id
     wanted = set(item.functions)
     return [cell for cell in cells if (tree := parse(cell.source)) is not None and _assigned_names(tree) & wanted]
-
-
-# ------------------------------------------------------------ answers used
-@dataclass(frozen=True)
-class Answers:
-    """What counts as using the answer of one exercise: dotted names, method names (`grid.is_solved()`),
-    and the answers' own names as strings (`getattr(module, "givens_conflicts")`)."""
-
-    dotted: tuple[str, ...]
-    methods: tuple[str, ...]
-    words: tuple[str, ...]
-
-    def matches(self, name: str) -> str | None:
-        """The answer that the dotted `name` uses, or None."""
-        for prefix in TEACHING_PACKAGES:
-            if name.startswith(prefix):
-                return prefix
-        for answer in self.dotted:
-            if name == answer or name.startswith(answer + "."):
-                return answer
-        return None
-
-
-def _dotted_name(function) -> str:
-    return f"{function.__module__}.{function.__qualname__}"
-
-
-@cache
-def _is_method(answer: str) -> bool:
-    """True if `answer` names an attribute of a class (a method), found by importing its module."""
-    parts = answer.split(".")
-    for cut in range(len(parts) - 1, 0, -1):
-        try:
-            owner = importlib.import_module(".".join(parts[:cut]))
-        except ImportError:
-            continue
-        try:
-            for part in parts[cut:-1]:
-                owner = getattr(owner, part)
-        except AttributeError:
-            return False
-        return inspect.isclass(owner)
-    return False
-
-
-def answers_of(item: Exercise) -> Answers:
-    """The names whose use gives no points for `item`: its answers, and its references in the registry."""
-    dotted = tuple(dict.fromkeys([*item.answers, *map(_dotted_name, item.references)]))
-    methods = tuple(name.rpartition(".")[2] for name in item.answers if _is_method(name))
-    return Answers(dotted, methods, tuple(name.rpartition(".")[2] for name in item.answers))
-
-
-class _Aliases:
-    """Local names bound by imports -> the dotted names they stand for."""
-
-    def __init__(self) -> None:
-        self.names: dict[str, str] = {}
-        self.star_modules: list[str] = []
-
-    def add(self, statement: ast.Import | ast.ImportFrom) -> None:
-        if isinstance(statement, ast.Import):
-            for alias in statement.names:
-                if alias.asname:
-                    self.names[alias.asname] = alias.name
-                else:
-                    top = alias.name.partition(".")[0]
-                    self.names[top] = top
-            return
-        module = statement.module or ""
-        for alias in statement.names:
-            if alias.name == "*":
-                self.star_modules.append(module)
-            else:
-                self.names[alias.asname or alias.name] = f"{module}.{alias.name}"
-
-    def resolve(self, node: ast.expr) -> list[str]:
-        """The dotted names `node` (a name or a chain of attributes) may stand for."""
-        attributes = []
-        while isinstance(node, ast.Attribute):
-            attributes.append(node.attr)
-            node = node.value
-        if not isinstance(node, ast.Name):
-            return []
-        suffix = "".join(f".{attribute}" for attribute in reversed(attributes))
-        if node.id in self.names:
-            return [self.names[node.id] + suffix]
-        return [f"{module}.{node.id}{suffix}" for module in self.star_modules]
-
-
-def _top_level(cells: Sequence[CodeCell]) -> Iterator[ast.stmt]:
-    for cell in cells:
-        if CHECK_TAG not in cell.tags and (tree := parse(cell.source)) is not None:
-            yield from tree.body
-
-
-def _exercise_code(statements: Sequence[ast.stmt], item: Exercise, extra: Iterable[ast.stmt]) -> list[ast.AST]:
-    """The definitions of the exercise's names and, transitively, of the top-level helpers they use."""
-    defined = {}
-    for statement in statements:
-        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            defined.setdefault(statement.name, []).append(statement)
-        elif isinstance(statement, (ast.Import, ast.ImportFrom)):
-            for alias in statement.names:
-                bound = alias.asname or alias.name.partition(".")[0]
-                defined.setdefault(bound, []).append(statement)
-    code, seen, waiting = list(extra), set(), list(item.functions)
-    for node in list(code):
-        waiting += [n.id for n in ast.walk(node) if isinstance(n, ast.Name)]
-    while waiting:
-        name = waiting.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        for node in defined.get(name, []):
-            code.append(node)
-            waiting += [n.id for n in ast.walk(node) if isinstance(n, ast.Name)]
-    return code
-
-
-def _as_path(package: str) -> str:
-    """`sudoku_course.teaching.exercises` -> `teaching/exercises`."""
-    return package.replace(".", "/").partition("/")[2]
-
-
-def _uses(node: ast.AST, aliases: _Aliases, answers: Answers) -> Iterator[str]:
-    for child in ast.walk(node):
-        if isinstance(child, (ast.Import, ast.ImportFrom)):
-            modules = [alias.name for alias in child.names] if isinstance(child, ast.Import) else [child.module or ""]
-            if isinstance(child, ast.ImportFrom):
-                modules += [f"{child.module}.{alias.name}" for alias in child.names]
-            yield from filter(None, map(answers.matches, modules))
-        elif isinstance(child, (ast.Name, ast.Attribute)):
-            yield from filter(None, map(answers.matches, aliases.resolve(child)))
-            if isinstance(child, ast.Attribute) and child.attr in answers.methods:
-                yield next(name for name in answers.dotted if name.endswith("." + child.attr))
-        elif isinstance(child, ast.Constant) and isinstance(child.value, str):
-            text = child.value
-            # a dotted name, or a path to the package's files (`teaching/exercises/lesson00.py`)
-            yield from (name for name in TEACHING_PACKAGES if name in text or _as_path(name) in text)
-            yield from (name for name in answers.dotted if name in text)
-            if text in answers.words:
-                yield next(name for name in answers.dotted if name.rpartition(".")[2] == text)
-
-
-def answers_used(cells: Sequence[CodeCell], item: Exercise) -> list[str]:
-    """The answers of `item` that the submission's code for it imports or calls (sorted, without repeats)."""
-    statements = list(_top_level(cells))
-    aliases = _Aliases()
-    for statement in statements:
-        if isinstance(statement, (ast.Import, ast.ImportFrom)):
-            aliases.add(statement)
-    whole_cells = [tree for cell in value_cells(cells, item) if (tree := parse(cell.source)) is not None]
-    for tree in whole_cells:
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                aliases.add(node)
-    answers = answers_of(item)
-    found = set()
-    for node in _exercise_code(statements, item, whole_cells):
-        local = _Aliases()
-        local.names, local.star_modules = dict(aliases.names), list(aliases.star_modules)
-        for inner in ast.walk(node):
-            if isinstance(inner, (ast.Import, ast.ImportFrom)):
-                local.add(inner)
-        found.update(_uses(node, local, answers))
-    return sorted(found)

@@ -9,6 +9,8 @@ notebooks named as in `solutions/`.
   `MAX_NOTEBOOK_BYTES`. Files are opened relative to the student's folder
   without following links, so nothing outside it is ever read.
 - A file of a student's folder whose name matches no lesson is reported.
+- A name that is not printable UTF-8 (a Windows zip's bytes, a newline) is
+  graded as it is and shown escaped (`printable`) in every report.
 - A notebook of any nbformat version is read (3 and 4.0 to 4.5, with or
   without cell ids): only its code cells matter, found by position.
 - Masters (the solution notebooks) are read and hashed once, before any
@@ -61,6 +63,15 @@ class Student:
     """lesson -> file name in the folder."""
     unknown: list[str] = field(default_factory=list)
     rejected: Rejected | None = None
+
+
+def printable(name: str) -> str:
+    """A file or folder name as it may be shown on one line of a report: itself if it is printable UTF-8;
+    else escaped (bytes that are not UTF-8, as from a Windows zip, as \\xNN; newlines and control characters
+    as in Python's repr). Names are read as the system gives them (undecodable bytes kept by
+    surrogateescape), so no name stops the run."""
+    text = os.fsencode(name).decode("utf-8", "backslashreplace")
+    return text if text.isprintable() else repr(text)
 
 
 def notebook_cells(data: bytes) -> list[CodeCell]:

@@ -5,11 +5,15 @@ renamed over the target. A symbolic link planted at an output path is
 replaced, never followed; a folder planted there is left alone and the file
 goes beside it under another name (said on the console), so no row is lost.
 
+Names are shown escaped when they are not printable UTF-8 (`reading.printable`),
+and a CSV cell starting with = + - @ gets a leading apostrophe (no formula runs
+when the instructor opens the file in a spreadsheet).
+
 - grades.csv: student, notebook, exercise, passed, total, points, max_points,
   status (ok, not-done, flagged, timeout, crash, invalid-notebook, missing,
   rejected).
 - gradebook.csv: student, one column per exercise (points), total, maximum,
-  flags (timeout, crash, invalid, flagged-import, missing, unknown-file, with
+  flags (timeout, crash, invalid, flagged-import, flagged-dynamic, missing, unknown-file, with
   where), ready for a spreadsheet or an LMS import.
 - feedback/<student>/<NN-name>.html: the exercises of one lesson, their
   points, each case passed or failed with the property that broke. Verdicts
@@ -32,6 +36,8 @@ from ..checks import COLOURS, NOT_DONE, SYMBOLS
 from ..exercises.common import french
 from .judging import CRASHED, FLAGGED, INVALID, MISSING, REJECTED, TIMED_OUT, ExerciseResult, NotebookResult
 from .judging import NOT_DONE as NOT_DONE_STATUS
+from .reading import printable
+from .scan import TOO_LARGE
 
 GRADE_COLUMNS = ("student", "notebook", "exercise", "passed", "total", "points", "max_points", "status")
 
@@ -44,7 +50,7 @@ def write_atomically(path: Path, text: str) -> Path:
     """Write `text` to `path` by renaming a new file over it; the path actually written (see the module)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as file:
+    with os.fdopen(descriptor, "w", encoding="utf-8", errors="backslashreplace", newline="") as file:
         file.write(text)
     os.chmod(temporary, 0o644)
     target = path
@@ -63,9 +69,18 @@ def safe_folder(path: Path) -> Path:
     return path
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(cell: object) -> object:
+    """A CSV cell that a spreadsheet never runs as a formula: text starting with = + - @ (or a tab or CR)
+    gets a leading apostrophe."""
+    return f"'{cell}" if isinstance(cell, str) and cell.startswith(FORMULA_STARTS) else cell
+
+
 def _csv(rows: Iterable[Sequence]) -> str:
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    csv.writer(buffer, lineterminator="\n").writerows([list(map(spreadsheet_safe, row)) for row in rows])
     return buffer.getvalue()
 
 
@@ -78,7 +93,7 @@ def grade_rows(results: Sequence[NotebookResult]) -> list[tuple]:
     """One row per student, notebook and exercise."""
     return [
         (
-            result.student,
+            printable(result.student),
             f"{result.lesson}.ipynb",
             item.name,
             item.passed,
@@ -105,8 +120,9 @@ def flags(results: Sequence[NotebookResult], unknown: Sequence[str] = ()) -> str
             found.append(f"timeout: {result.lesson}")
         if result.status == CRASHED or CRASHED in statuses:
             found.append(f"crash: {result.lesson}")
-        found += [f"flagged-import: {item.name}" for item in result.exercises if item.status == FLAGGED]
-    found += [f"unknown-file: {name}" for name in unknown]
+        found += [f"flagged-import: {item.name}" for item in result.exercises if item.answers_used]
+        found += [f"flagged-dynamic: {item.name}" for item in result.exercises if item.dynamic]
+    found += [f"unknown-file: {printable(name)}" for name in unknown]
     return "; ".join(found)
 
 
@@ -123,7 +139,15 @@ def gradebook_rows(
         total = sum(result.points for result in own)
         maximum = sum(result.max_points for result in own)
         cells = [_number(points.get(name, 0.0)) for name in exercises]
-        rows.append((student, *cells, _number(round(total, 2)), _number(maximum), flags(own, unknown.get(student, []))))
+        rows.append(
+            (
+                printable(student),
+                *cells,
+                _number(round(total, 2)),
+                _number(maximum),
+                flags(own, unknown.get(student, [])),
+            )
+        )
     return rows
 
 
@@ -153,13 +177,28 @@ STATUS_SENTENCES = {
 }
 
 
-def _exercise_sentence(item: ExerciseResult) -> str:
-    if item.status == FLAGGED:
+def _flag_sentence(item: ExerciseResult) -> str:
+    sentences = []
+    if item.answers_used:
         names = ", ".join(item.answers_used)
-        return (
+        sentences.append(
             f"Non noté : votre code utilise {names}, la réponse déjà écrite dans le paquet du cours. "
             "L'exercice demande d'écrire la vôtre."
         )
+    if TOO_LARGE in item.dynamic:
+        sentences.append("Non noté : le code de ce notebook est trop volumineux pour être analysé.")
+    dynamic = [token for token in item.dynamic if token != TOO_LARGE]
+    if dynamic:
+        sentences.append(
+            f"Non noté pour l'instant : votre code utilise du code dynamique ({', '.join(dynamic)}), "
+            "dont une réponse honnête n'a jamais besoin. L'enseignant relira l'exercice."
+        )
+    return " ".join(sentences)
+
+
+def _exercise_sentence(item: ExerciseResult) -> str:
+    if item.status == FLAGGED:
+        return _flag_sentence(item)
     if item.status in (INVALID, REJECTED):
         return "Notebook non corrigé : voir les remarques ci-dessus. Aucun point pour cet exercice."
     sentence = STATUS_SENTENCES.get(item.status, "")
@@ -179,7 +218,7 @@ def _cases_table(item: ExerciseResult) -> str:
 
 def feedback_html(result: NotebookResult) -> str:
     """The French feedback page of one student's notebook."""
-    title = f"Correction de {result.lesson} : {result.student}"
+    title = f"Correction de {result.lesson} : {printable(result.student)}"
     parts = [
         f"<h1>{html.escape(title)}</h1>",
         f"<p><strong>Total : {french(round(result.points, 2))} / {french(result.max_points)} points</strong></p>",

@@ -14,7 +14,9 @@ per step on the original standard output: `{"step": k, "kind": "value",
 "value": ...}`, or `{"step": k, "kind": "error", "error": "TypeName",
 "message": "..."}` (also "timeout" and "crash" for a case).
 
-- `setup`: read the cells, build the cases of every exercise the request names;
+- `setup`: read the cells, build the cases of every exercise the request names
+  and keep only their calls; then forget the seed (popped from the request)
+  and the references (`forget_references`), before any student code runs;
 - `chunk j`: run the j-th definition of the submission (`program.definitions`);
 - `cells name`: run the cells of a value exercise (`program.value_cells`);
 - `case name i limit`: call case i of the exercise on the functions (or
@@ -31,6 +33,7 @@ step, kills this process when a step is late, and judges the outputs.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -38,7 +41,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..exercises import exercise
+from .. import exercises
+from ..exercises import REGISTRY, exercise
 from ..isolation import ERROR, VALUE, Outcome, run_call, run_here
 from .program import COMPILE_FLAGS, CodeCell, definitions, parse, value_cells
 
@@ -46,47 +50,69 @@ MISSING_DEFINITION = "MissingDefinition"
 
 
 class Runner:
-    """The state of one sandboxed run: the submission's cells, its namespace, the cases."""
+    """The state of one sandboxed run: the submission's cells, its namespace, the calls of the cases."""
 
     def __init__(self, request: dict) -> None:
         self.request = request
         self.namespace: dict[str, Any] = {"__name__": "__main__"}
-        self.cells: list[CodeCell] = []
         self.chunks = []
-        self.cases: dict[str, list] = {}
+        self.functions: dict[str, tuple[str, ...]] = {}
+        self.calls: dict[str, list[Callable[..., Any]]] = {}
+        self.value_cells: dict[str, list[CodeCell]] = {}
 
     def setup(self) -> None:
+        """Read the cells, keep what the steps need (the cases' calls only, not their judges), then forget the
+        seed and the references before any student code runs."""
         data = json.loads(Path(self.request["cells"]).read_text(encoding="utf-8"))
-        self.cells = [CodeCell.from_dict(cell) for cell in data]
-        self.chunks = definitions(self.cells)
-        seed = self.request.get("seed")
-        for name in dict.fromkeys(step[1] for step in self.request["steps"] if step[0] == "case"):
-            self.cases[name] = exercise(name).cases(seed)
+        cells = [CodeCell.from_dict(cell) for cell in data]
+        self.chunks = definitions(cells)
+        for name in dict.fromkeys(step[1] for step in self.request["steps"] if step[0] in ("case", "cells")):
+            item = exercise(name)
+            self.functions[name] = item.functions
+            self.value_cells[name] = value_cells(cells, item)
+            self.calls[name] = [case.call for case in item.cases(self.request.get("seed"))]
+        self.request.pop("seed", None)
+        forget_references()
 
     def run_chunk(self, index: int) -> None:
         exec(self.chunks[index].code(), self.namespace)
 
     def run_cells(self, name: str) -> None:
-        for cell in value_cells(self.cells, exercise(name)):
+        for cell in self.value_cells[name]:
             tree = parse(cell.source)
             if tree is not None:
                 code = compile(tree, f"<cellule {cell.index + 1}>", "exec", flags=COMPILE_FLAGS, dont_inherit=True)
                 exec(code, self.namespace)
 
     def call_case(self, name: str, index: int) -> Any:
-        return self.cases[name][index].call(*(self.namespace[function] for function in exercise(name).functions))
+        return self.calls[name][index](*(self.namespace[function] for function in self.functions[name]))
 
     def step(self, step: list) -> Outcome:
         """The outcome of one step of the request."""
         kind, *arguments = step
         if kind == "case":
-            missing = [f for f in exercise(arguments[0]).functions if f not in self.namespace]
+            missing = [f for f in self.functions[arguments[0]] if f not in self.namespace]
             if missing:
                 return Outcome(ERROR, error=MISSING_DEFINITION, message=", ".join(missing))
             name, index, limit = arguments
             return run_call(lambda: self.call_case(name, index), limit)
         action: Callable[..., Any] = {"setup": self.setup, "chunk": self.run_chunk, "cells": self.run_cells}[kind]
         return run_here(lambda: action(*arguments))
+
+
+def forget_references() -> None:
+    """Make the references unreachable from the student's code: the registry is emptied and every name bound
+    to a reference in the lesson modules is deleted (the cases' calls never use them; judges, which may, run
+    in the grader). What stays reachable is the package's own code, which the answers scan watches."""
+    references = {id(ref): ref for item in REGISTRY.values() for ref in item.references if callable(ref)}
+    for name, module in list(sys.modules.items()):
+        if name.startswith(f"{exercises.__name__}.") or name == exercises.__name__:
+            namespace = vars(module)
+            for key in [key for key, value in namespace.items() if id(value) in references]:
+                del namespace[key]
+    REGISTRY.clear()
+    references.clear()
+    gc.collect()
 
 
 def message(index: int, outcome: Outcome) -> bytes:

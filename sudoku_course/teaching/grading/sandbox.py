@@ -12,14 +12,19 @@ On Linux the sandbox is bubblewrap (Debian package `bubblewrap`, command
 - its own PID, network, IPC, user and UTS namespaces: no network, no view of
   the grader's processes, memory, command line or environment; a cleared
   environment; no capabilities; it dies with the grader. A grader running
-  as root starts bubblewrap as `nobody`, so that the sandbox can read only
-  what every user may read (not root's files, such as /etc/shadow), with
-  at most `Limits.processes` processes of that user (a fork bomb's bound).
+  as root starts the runner as a user of its own per job slot
+  (`UID_BASE` + slot, no account needed), so that the sandbox can read only
+  what every user may read (not root's files, such as /etc/shadow), nor
+  another sandbox's scratch files, with at most `Limits.processes`
+  processes of that user (a fork bomb's bound, one sandbox's only). Where
+  the cgroup controllers are writable (root; v1 or v2), each slot also has
+  its cgroup bounding the processes and the memory of the whole sandbox.
 
 Limits (inherited from the process that starts bubblewrap): address space
 (RLIMIT_AS), CPU seconds, size of any file written, no core dumps; the grader
-reads at most `Limits.output_mb` of answers and kills the process when a step
-is late. Without bubblewrap the grader refuses to run unless told
+reads at most `Limits.answer_mb` per answer and `Limits.output_mb` per notebook
+(across restarts), refuses NaN and infinities, and kills the process when a
+step is late. Without bubblewrap the grader refuses to run unless told
 `--no-sandbox`: then the runner is a plain child process with the same
 limits and a cleared environment, but it sees and can change every file the
 instructor can.
@@ -29,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import resource
 import select
@@ -36,6 +42,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from functools import partial
@@ -44,17 +51,20 @@ from pathlib import Path
 import psutil
 
 import sudoku_course
+import sudoku_course.banks
 
 from ..isolation import CRASH, ERROR, TIMEOUT, VALUE, Outcome
 
 TOOL = "bwrap"
 INSIDE_CELLS = "/tmp/submission.json"
 INSIDE_HOME = "/tmp/home"
-NOBODY = 65534
+UID_BASE = 61000
+CGROUP_ROOT = Path("/sys/fs/cgroup")
 RUNNER_ARGUMENTS = ("-I", "-m", "sudoku_course.teaching.grading.runner")
 SYSTEM_PATHS = ("/", "/usr", "/lib", "/lib64", "/bin", "/sbin", "/etc", "/dev", "/proc", "/tmp")
 KEPT_VARIABLES = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "LANG", "LC_ALL")  # older OpenBLAS crash without them
 MEGABYTE = 1 << 20
+OFF_PROTOCOL = "réponse hors protocole"
 
 
 class SandboxUnavailable(RuntimeError):
@@ -69,12 +79,19 @@ class Limits:
     cpu_seconds: int = 900
     file_size_mb: int = 64
     scratch_mb: int = 256
-    output_mb: int = 16
-    processes: int = 512
-    """Processes of the user `nobody` (a fork bomb's bound), applied only when the grader runs as root."""
+    output_mb: int = 32
+    """Answers one notebook may send in all, across restarts."""
+    answer_mb: int = 2
+    """One answer (one case, one step)."""
+    processes: int = 32
+    """Processes (threads count too) of the sandbox's own user, applied only when the grader runs as root;
+    also the cgroup's pids limit where cgroups are writable."""
 
-    def apply(self, as_root: bool) -> None:
-        """Set the limits on this process (run in the child, before bubblewrap or the runner starts)."""
+    def apply(self, as_root: bool, cgroups: tuple[Path, ...] = ()) -> None:
+        """Set the limits on this process and put it in the sandbox's cgroups (run in the child, before
+        bubblewrap or the runner starts)."""
+        for group in cgroups:
+            (group / "cgroup.procs").write_text(str(os.getpid()))
         limits = [
             (resource.RLIMIT_AS, self.memory_mb * MEGABYTE),
             (resource.RLIMIT_CPU, self.cpu_seconds),
@@ -92,9 +109,11 @@ def _inside(path: Path, folder: Path) -> bool:
 
 
 def kept_paths() -> tuple[Path, ...]:
-    """What the runner needs read-only even inside a hidden folder: the package and the Python environment."""
+    """What the runner needs read-only even inside a hidden folder: the package, its puzzle banks (an editable
+    install maps `sudoku_course.banks` to the course's `puzzles/` folder) and the Python environment."""
     package = Path(sudoku_course.__file__).resolve().parent
-    return tuple(dict.fromkeys(Path(p).resolve() for p in (package, sys.prefix, sys.base_prefix)))
+    banks = [Path(p) for p in sudoku_course.banks.__path__]
+    return tuple(dict.fromkeys(Path(p).resolve() for p in (package, *banks, sys.prefix, sys.base_prefix)))
 
 
 def course_folder() -> Path:
@@ -102,19 +121,75 @@ def course_folder() -> Path:
     return Path(sudoku_course.__file__).resolve().parent.parent
 
 
+# ------------------------------------------------------------ one user and one cgroup per job slot
+_slot = 0
+_run = os.getpid()
+
+
+def take_slot(slots, run: int) -> None:
+    """Pool initializer: this worker process grades with the job slot it takes from the queue `slots`, for
+    the grading run `run` (the grader's process id, which names the run's cgroups)."""
+    global _slot, _run
+    _slot, _run = slots.get(), run
+
+
+def remove_cgroups(run: int) -> None:
+    """Remove the (empty) cgroups of the grading run `run` once it is over."""
+    for folder in [*CGROUP_ROOT.glob(f"sudoku-grading-{run}-*"), *CGROUP_ROOT.glob(f"*/sudoku-grading-{run}-*")]:
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+
+
+def sandbox_uid() -> int:
+    """The user the runners of this job slot run as (a grader running as root): its own per slot, so that
+    RLIMIT_NPROC counts the processes of one sandbox only, and no sandbox can read another's files."""
+    return UID_BASE + _slot
+
+
+def cgroups(limits: Limits) -> tuple[Path, ...]:
+    """This slot's cgroups (pids and memory limits), made where the controllers are writable; () otherwise.
+
+    cgroup v1 (`/sys/fs/cgroup/pids`, `/sys/fs/cgroup/memory`) or v2 (`/sys/fs/cgroup/cgroup.controllers`).
+    """
+    if os.geteuid() != 0:
+        return ()
+    name = f"sudoku-grading-{_run}-{_slot}"  # one per run and slot: two gradings at once never share one
+    settings = {"pids": {"pids.max": limits.processes}, "memory": {}}
+    if (CGROUP_ROOT / "cgroup.controllers").exists():  # v2: one folder for both controllers
+        folders = {CGROUP_ROOT / name: {"pids.max": limits.processes, "memory.max": limits.memory_mb * MEGABYTE}}
+    else:
+        memory = limits.memory_mb * MEGABYTE
+        settings["memory"] = {"memory.limit_in_bytes": memory, "memory.memsw.limit_in_bytes": memory}
+        folders = {CGROUP_ROOT / kind / name: values for kind, values in settings.items()}
+    made = []
+    for folder, values in folders.items():
+        try:
+            folder.mkdir(exist_ok=True)
+            first, *others = values.items()
+            (folder / first[0]).write_text(str(first[1]))
+        except OSError:
+            continue
+        for key, value in others:  # memory.memsw.* exists only where swap accounting is on
+            with contextlib.suppress(OSError):
+                (folder / key).write_text(str(value))
+        made.append(folder)
+    return tuple(made)
+
+
 def _namespaces_and_user() -> tuple[list[str], list[str]]:
     """bubblewrap's namespace and capability options, and what starts the runner inside.
 
-    As root, bubblewrap mounts as root, then `setpriv` makes the runner `nobody` (no capabilities, no new
-    privileges): it reads only what every user may read. As another user, bubblewrap makes a user
-    namespace and the runner keeps that user's rights on what is not hidden.
+    As root, bubblewrap mounts as root, then `setpriv` makes the runner the slot's own user (`sandbox_uid`;
+    no capabilities, no new privileges): it reads only what every user may read. As another user,
+    bubblewrap makes a user namespace and the runner keeps that user's rights on what is not hidden.
     """
     if os.geteuid() != 0:
         return ["--unshare-all", "--unshare-user", "--disable-userns"], []
     namespaces = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
     capabilities = ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
-    nobody = ["setpriv", "--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups", "--no-new-privs", "--"]
-    return namespaces + capabilities, nobody
+    uid = str(sandbox_uid())
+    user = ["setpriv", "--reuid", uid, "--regid", uid, "--clear-groups", "--no-new-privs", "--"]
+    return namespaces + capabilities, user
 
 
 def _hide(path: Path, folder: bool) -> list[str]:
@@ -150,8 +225,9 @@ class Sandbox:
         return variables
 
     def _hidden_paths(self, kept: tuple[Path, ...]) -> list[Path]:
-        """The paths to hide, outermost first; never a system folder nor one holding it."""
-        hidden = {Path(p).resolve() for p in self.hidden if os.path.lexists(p)}
+        """The paths to hide, outermost first; never a system folder nor one holding it. The folder of the
+        scratch copies (TMPDIR) is always hidden: no runner sees another's copy."""
+        hidden = {Path(p).resolve() for p in (*self.hidden, tempfile.gettempdir()) if os.path.lexists(p)}
         if os.geteuid() == 0:  # folders nobody cannot walk through on the way to a kept path: hidden, then rebuilt
             hidden |= {folder for path in kept for folder in path.parents if not os.stat(folder).st_mode & stat.S_IXOTH}
         hidden = {p for p in hidden if not any(_inside(Path(system), p) for system in SYSTEM_PATHS)}
@@ -199,10 +275,19 @@ class Sandbox:
         return INSIDE_CELLS if self.enabled else str(cells_file)
 
     def _preexec(self):
-        return partial(self.limits.apply, self.enabled and os.geteuid() == 0)
+        as_root = self.enabled and os.geteuid() == 0
+        return partial(self.limits.apply, as_root, cgroups(self.limits) if as_root else ())
 
-    def start(self, cells_file: Path, request: dict, log: Path) -> RunnerProcess:
-        """Start a runner on the scratch copy `cells_file` and send it `request`."""
+    def own_scratch(self, *paths: Path) -> None:
+        """Give the scratch files to the slot's user, readable by it alone (0600; folders 0700)."""
+        for path in paths:
+            path.chmod(0o700 if path.is_dir() else 0o600)
+            if self.enabled and os.geteuid() == 0:
+                os.chown(path, sandbox_uid(), sandbox_uid())
+
+    def start(self, cells_file: Path, request: dict, log: Path, sent: int = 0) -> RunnerProcess:
+        """Start a runner on the scratch copy `cells_file` and send it `request`; `sent`: bytes that the
+        notebook's earlier runners sent (the notebook's allowance, `Limits.output_mb`, is shared)."""
         command, environment, cwd = self.command(cells_file)
         with open(log, "ab") as errors:
             process = subprocess.Popen(
@@ -215,7 +300,7 @@ class Sandbox:
                 preexec_fn=self._preexec(),
                 start_new_session=True,
             )
-        runner = RunnerProcess(process, self.limits.output_mb * MEGABYTE)
+        runner = RunnerProcess(process, self.limits, sent)
         try:
             process.stdin.write(json.dumps({**request, "cells": self.cells_path(cells_file)}).encode())
             process.stdin.close()
@@ -244,10 +329,17 @@ def _refuse_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON data")
 
 
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):  # 1e999 reads as infinity: refused like NaN
+        raise ValueError(f"{text} is not a finite number")
+    return number
+
+
 def parse_message(line: bytes, step: int) -> Outcome | None:
     """The outcome that a runner's line reports for `step`; None if the line is no such answer."""
     try:
-        data = json.loads(line, parse_constant=_refuse_constant)
+        data = json.loads(line, parse_constant=_refuse_constant, parse_float=_finite)
     except (ValueError, RecursionError):
         return None
     if not isinstance(data, dict) or data.get("step") != step or data.get("kind") not in (VALUE, ERROR, TIMEOUT, CRASH):
@@ -258,16 +350,20 @@ def parse_message(line: bytes, step: int) -> Outcome | None:
 
 
 class RunnerProcess:
-    """A started runner: one answer per step, each read within its own time limit."""
+    """A started runner: one answer per step, each read within its own time limit and size limit."""
 
-    def __init__(self, process: subprocess.Popen, output_limit: int) -> None:
+    def __init__(self, process: subprocess.Popen, limits: Limits, sent: int = 0) -> None:
         self.process = process
-        self.output_limit = output_limit
+        self.limits = limits
+        self.output_limit = limits.output_mb * MEGABYTE - sent
+        """Bytes this runner may send in all (what the notebook's earlier runners left of its allowance)."""
+        self.answer_limit = limits.answer_mb * MEGABYTE
+        """Bytes one answer (one line) may take: a longer one is never parsed."""
         self.received = 0
-        self.buffer = b""
+        self.buffer = bytearray()
         self.closed = False
         self.lost = False
-        """True once an answer came late, broken or not at all: the process must be replaced."""
+        """True once an answer came late, broken, too large or not at all: the process must be replaced."""
         os.set_blocking(process.stdout.fileno(), False)
 
     def answer(self, step: int, time_limit: float) -> Outcome:
@@ -276,14 +372,18 @@ class RunnerProcess:
         line = self._line(time_limit)
         outcome = parse_message(line, step) if isinstance(line, bytes) else line
         if outcome is None:
-            outcome = Outcome(CRASH, error="réponse hors protocole")
-        self.lost = self.lost or not isinstance(line, bytes) or outcome.error == "réponse hors protocole"
+            outcome = Outcome(CRASH, message=OFF_PROTOCOL)
+        self.lost = self.lost or not isinstance(line, bytes) or outcome.message == OFF_PROTOCOL
         return outcome
 
     def _line(self, time_limit: float) -> bytes | Outcome:
         """The next line the runner sends within `time_limit` seconds, or the outcome saying why none came."""
         deadline = time.monotonic() + time_limit
-        while b"\n" not in self.buffer:
+        searched = 0
+        while (end := self.buffer.find(b"\n", searched)) < 0:
+            searched = len(self.buffer)
+            if searched > self.answer_limit:
+                return Outcome(CRASH, message=f"réponse de plus de {self.limits.answer_mb} Mo")
             if self.closed:
                 return Outcome(CRASH, error=str(self.process.wait()))
             remaining = deadline - time.monotonic()
@@ -299,9 +399,14 @@ class RunnerProcess:
             self.closed = not data
             self.received += len(data)
             if self.received > self.output_limit:
-                return Outcome(CRASH, error="sortie trop volumineuse")
+                return Outcome(
+                    CRASH, message=f"réponses de plus de {self.limits.output_mb} Mo en tout pour ce notebook"
+                )
             self.buffer += data
-        line, _, self.buffer = self.buffer.partition(b"\n")
+        if end > self.answer_limit:
+            return Outcome(CRASH, message=f"réponse de plus de {self.limits.answer_mb} Mo")
+        line = bytes(self.buffer[:end])
+        del self.buffer[: end + 1]
         return line
 
     def stop(self) -> None:
