@@ -450,6 +450,22 @@ def test_a_generation_without_mutation_fails_on_identical_grids(fails_without_le
     assert not next(result for result in report.details if "10 copies" in result.label).passed
 
 
+def selection_only(population, costs, givens, rng, elitism=2):
+    return generation_with(population, costs, givens, rng, elitism, cross=False, mutate=False)
+
+
+def test_children_copied_from_the_old_grids_are_told(fails_without_leak):
+    details = failed_details(fails_without_leak("next_generation", selection_only))
+    assert any("sont des copies de grilles de l'ancienne" in detail for detail in details)
+
+
+def test_one_child_equal_to_an_old_grid_by_chance_is_not_a_failure():
+    population = np.arange(4 * 9 * 9).reshape(4, 9, 9)
+    new = np.concatenate([population[:2], population[3:], population[:1] + 1000])
+    assert lesson01._copies_problem(new, population, elitism=2) is None
+    assert "copies" in lesson01._copies_problem(np.concatenate([population[:2], population[2:]]), population, 2)
+
+
 def test_a_tournament_of_the_worst_reads_its_mean_rank(fails_without_leak):
     details = failed_details(fails_without_leak("tournament_selection", worst_wins))
     assert any("seul un individu de plus bas coût peut gagner" in detail for detail in details)

@@ -819,15 +819,19 @@ def _elites_problem(new: np.ndarray, population: np.ndarray, costs: np.ndarray, 
 
 
 def _copies_problem(new: np.ndarray, population: np.ndarray, elitism: int) -> str | None:
-    """No child (after the elites) may be a plain copy of an old grid: every child is crossed, then mutated."""
-    for k in range(elitism, len(new)):
-        if _index_of(new[k], population) is not None:
-            rule = "chaque grille" if elitism == 0 else f"chaque grille après les {elitism} premières"
-            return (
-                f"la grille d'indice {k} de la nouvelle population est la copie d'une grille de l'ancienne : "
-                f"avec elitism = {elitism}, {rule} est un enfant croisé puis muté"
-            )
-    return None
+    """Children (after the elites) must not be plain copies of old grids: every child is crossed, then mutated.
+
+    One copy can happen by chance (a child crossed and mutated into another old grid, likely once the population
+    has converged), so the verdict needs two copies; forgetting the mutation makes many.
+    """
+    copies = [k for k in range(elitism, len(new)) if _index_of(new[k], population) is not None]
+    if len(copies) < 2:
+        return None
+    rule = "chaque grille" if elitism == 0 else f"chaque grille après les {elitism} premières"
+    return (
+        f"les grilles d'indices {copies[0]} et {copies[1]} de la nouvelle population sont des copies de grilles de "
+        f"l'ancienne : avec elitism = {elitism}, {rule} est un enfant croisé puis muté"
+    )
 
 
 def _generation_judge(population: np.ndarray, givens: np.ndarray, elitism: int, box_size: int = 3):
