@@ -346,6 +346,7 @@ def test_a_sandbox_has_its_own_cgroup_bounding_its_processes_and_memory(bubblewr
     from sudoku_course.teaching.grading.sandbox import cgroups, remove_cgroups
 
     limits = Limits(memory_mb=600)
+    remove_cgroups(os.getpid())  # fresh groups: none left over by an earlier test of this worker
     groups = cgroups(limits)
     if not groups:
         pytest.skip("no writable cgroup controller here: the README says what stays unbounded")

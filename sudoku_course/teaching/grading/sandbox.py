@@ -56,6 +56,8 @@ import sudoku_course.banks
 from ..isolation import CRASH, ERROR, TIMEOUT, VALUE, Outcome
 
 TOOL = "bwrap"
+SCRATCH = Path("/tmp")
+"""The runner's own fresh /tmp: a course or an environment installed under the host's /tmp is put back."""
 INSIDE_CELLS = "/tmp/submission.json"
 INSIDE_HOME = "/tmp/home"
 UID_BASE = 61000
@@ -154,24 +156,33 @@ def cgroups(limits: Limits) -> tuple[Path, ...]:
     if os.geteuid() != 0:
         return ()
     name = f"sudoku-grading-{_run}-{_slot}"  # one per run and slot: two gradings at once never share one
-    settings = {"pids": {"pids.max": limits.processes}, "memory": {}}
+    # (file, value, required) in the order written; an optional file may be missing (memsw: swap accounting off)
     if (CGROUP_ROOT / "cgroup.controllers").exists():  # v2: one folder for both controllers
-        folders = {CGROUP_ROOT / name: {"pids.max": limits.processes, "memory.max": limits.memory_mb * MEGABYTE}}
-    else:
+        writes = [("pids.max", limits.processes, True), ("memory.max", limits.memory_mb * MEGABYTE, False)]
+        folders = {CGROUP_ROOT / name: writes}
+    else:  # v1: memsw must stay >= the limit, so it is lifted first (the group may hold a smaller one already)
         memory = limits.memory_mb * MEGABYTE
-        settings["memory"] = {"memory.limit_in_bytes": memory, "memory.memsw.limit_in_bytes": memory}
-        folders = {CGROUP_ROOT / kind / name: values for kind, values in settings.items()}
+        swap = "memory.memsw.limit_in_bytes"
+        folders = {
+            CGROUP_ROOT / "pids" / name: [("pids.max", limits.processes, True)],
+            CGROUP_ROOT / "memory" / name: [
+                (swap, -1, False),
+                ("memory.limit_in_bytes", memory, True),
+                (swap, memory, False),
+            ],
+        }
     made = []
-    for folder, values in folders.items():
+    for folder, writes in folders.items():
         try:
             folder.mkdir(exist_ok=True)
-            first, *others = values.items()
-            (folder / first[0]).write_text(str(first[1]))
+            for key, value, required in writes:
+                try:
+                    (folder / key).write_text(str(value))
+                except OSError:
+                    if required:
+                        raise
         except OSError:
             continue
-        for key, value in others:  # memory.memsw.* exists only where swap accounting is on
-            with contextlib.suppress(OSError):
-                (folder / key).write_text(str(value))
         made.append(folder)
     return tuple(made)
 
@@ -241,8 +252,9 @@ class Sandbox:
         outer = [p for p in hidden if not any(_inside(p, f) and p != f for f in folders)]
         inner = [p for p in hidden if p not in outer and any(_inside(p, k) for k in kept)]  # inside what comes back
         options = [option for path in outer for option in _hide(path, path in folders)]
+        holders = [folder for folder in outer if folder in folders] + [SCRATCH]  # /tmp is a fresh tmpfs too
         for path in kept:
-            holder = next((folder for folder in outer if folder in folders and _inside(path, folder)), None)
+            holder = next((folder for folder in holders if _inside(path, folder)), None)
             if holder is None:
                 continue
             for parent in reversed(path.parents):  # folders that a root grader's runner (nobody) can walk through
@@ -262,7 +274,7 @@ class Sandbox:
         namespaces, user = _namespaces_and_user()
         options = [TOOL, *namespaces, "--die-with-parent", "--new-session", "--clearenv"]
         options += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-        options += ["--perms", "1777", "--size", str(self.limits.scratch_mb * MEGABYTE), "--tmpfs", "/tmp"]
+        options += ["--perms", "1777", "--size", str(self.limits.scratch_mb * MEGABYTE), "--tmpfs", str(SCRATCH)]
         options += self._hiding()
         options += ["--ro-bind", str(cells_file), INSIDE_CELLS, "--perms", "0777", "--dir", INSIDE_HOME]
         options += ["--chdir", "/tmp"]
