@@ -393,6 +393,20 @@ def distinct_parents(space: RowPermutationSpace, count: int, rng: np.random.Gene
     return parents
 
 
+def _children_sources(
+    output: Plain, parents: np.ndarray, count: int, segments: Sequence[np.ndarray], nobody: str
+) -> tuple[np.ndarray | None, str | None]:
+    """The parent each segment of each child of the first run comes from, or the problem that prevents it
+    (parents changed, wrong shape, a segment from no parent: `nobody`)."""
+    if not output["kept"]:
+        return None, "les parents ont été modifiés : un croisement doit créer de nouveaux enfants"
+    children, problem = as_array(output["runs"][0], (count, parents.shape[1]))
+    if problem:
+        return None, problem
+    sources = _sources(parents, children, segments)
+    return sources, None if sources is not None else f"un segment d'un enfant ne vient tel quel d'{nobody}"
+
+
 def _sources(parents: np.ndarray, children: np.ndarray, segments: Sequence[np.ndarray]) -> np.ndarray | None:
     """For parents that differ in every segment: the parent of each segment of each child (children x segments),
     or None if a segment of a child comes from no parent."""
@@ -423,14 +437,9 @@ def _coin_flips(parents: np.ndarray, count: int, segments: Sequence[np.ndarray])
     m = len(segments)
 
     def judge(output: Plain) -> str | None:
-        if not output["kept"]:
-            return "les parents ont été modifiés : un croisement doit créer de nouveaux enfants"
-        children, problem = as_array(output["runs"][0], (count, parents.shape[1]))
+        sources, problem = _children_sources(output, parents, count, segments, "aucun des deux parents")
         if problem:
             return problem
-        sources = _sources(parents, children, segments)
-        if sources is None:
-            return "un segment d'un enfant ne vient tel quel d'aucun des deux parents"
         from_first = (sources == 0).sum(axis=1)
         spread = float(np.mean((from_first - m / 2) ** 2))
         changes = float(np.mean((np.diff(sources, axis=1) != 0).sum(axis=1)))
@@ -456,14 +465,9 @@ def _random_couples(parents: np.ndarray, count: int, segments: Sequence[np.ndarr
     couples_needed = 2 * math.comb(len(parents), 2) // 3
 
     def judge(output: Plain) -> str | None:
-        if not output["kept"]:
-            return "les parents ont été modifiés : un croisement doit créer de nouveaux enfants"
-        children, problem = as_array(output["runs"][0], (count, parents.shape[1]))
+        sources, problem = _children_sources(output, parents, count, segments, "aucun parent")
         if problem:
             return problem
-        sources = _sources(parents, children, segments)
-        if sources is None:
-            return "un segment d'un enfant ne vient tel quel d'aucun parent"
         families = [sorted(set(row.tolist())) for row in sources]
         crowded = next((k for k, family in enumerate(families) if len(family) > 2), None)
         if crowded is not None:
