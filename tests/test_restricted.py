@@ -14,7 +14,15 @@ from sudoku_course.grid import SudokuGrid
 from sudoku_course.puzzles import load_bank
 from sudoku_course.solvers.exact import propagated_candidates, solve_exact
 from sudoku_course.solvers.genetic import GeneticSolver, neighbour_mutation, order_crossover, repaired
-from sudoku_course.solvers.swarm import SwapPSO, WorkerExplorerSwarm
+from sudoku_course.solvers.swarm import (
+    RowSwap,
+    SwapPSO,
+    WorkerExplorerSwarm,
+    apply_cycles,
+    apply_velocity,
+    cycle_difference,
+    velocity_difference,
+)
 from sudoku_course.spaces import BoxPermutationSpace, RowPermutationSpace
 
 SEEDS = st.integers(0, 2**32 - 1)
@@ -51,6 +59,71 @@ def test_restricted_ga_operators_keep_units_and_candidates(seed, space_class):
         assert space.is_valid(chromosome)  # units are permutations and every cell keeps a candidate
         assert within_candidates(puzzle, space.decode(chromosome))
     assert ((mutated != children).sum(axis=1) <= 3).all()  # one swap or one rotation per child
+
+
+# ------------------------------------------------------------------ swap-PSO cycles
+def restricted_row_grids(seed: int, count: int) -> tuple[RowPermutationSpace, np.ndarray, list[np.ndarray]]:
+    """A restricted row space of a medium puzzle, its candidate masks as a grid, and `count` random grids of it."""
+    puzzle = load_bank("medium")[seed % 5]
+    space = RowPermutationSpace(puzzle, propagated_candidates(puzzle))
+    rng = np.random.default_rng(seed)
+    masks = np.reshape(space.candidates, puzzle.cells.shape)
+    return space, masks, [space.decode(space.random(rng)).cells for _ in range(count)]
+
+
+def holds_candidates(cells: np.ndarray, masks: np.ndarray) -> bool:
+    return bool(((masks >> cells) & 1).all())
+
+
+@FAST
+@given(seed=SEEDS)
+def test_cycles_are_the_swaps_of_the_difference_grouped_and_each_keeps_the_candidates(seed):
+    space, masks, (x, p) = restricted_row_grids(seed, 2)
+    order = np.random.default_rng(seed).permutation(9)
+    cycles = cycle_difference(p, x, order)
+    assert np.array_equal(apply_cycles(x, cycles, masks), p)  # x + (p - x) = p
+    assert sum(map(len, cycles)) == len(velocity_difference(p, x))  # as many swaps as the plain difference
+    cells = [{(swap.row, col) for swap in cycle for col in swap[1:]} for cycle in cycles]
+    assert sum(map(len, cells)) == len(set().union(*cells)) == int((x != p).sum())  # disjoint, every misplaced cell
+    assert [cycle[0].row for cycle in cycles] == sorted((cycle[0].row for cycle in cycles), key=order.tolist().index)
+    for cycle in cycles:  # each cycle alone moves its cells to p's digits, within their candidates
+        moved = apply_velocity(x, list(cycle))
+        changed = moved != x
+        assert holds_candidates(moved, masks) and changed.sum() == len(cycle) + 1
+        assert np.array_equal(moved[changed], p[changed])
+    assert cycle_difference(x, x) == []
+
+
+@FAST
+@given(seed=SEEDS)
+def test_applying_cycles_never_leaves_the_candidates_and_skips_a_cycle_that_would(seed):
+    space, masks, (x, p, q) = restricted_row_grids(seed, 3)
+    before = x.copy()
+    moved = apply_cycles(x, cycle_difference(p, q), masks)  # cycles computed elsewhere: some must be skipped
+    assert np.array_equal(x, before) and holds_candidates(moved, masks)
+    assert np.array_equal(np.sort(moved, axis=1), np.sort(x, axis=1))
+    assert np.array_equal(moved[space.puzzle.givens], x[space.puzzle.givens])
+
+
+def test_a_cycle_leaving_the_candidates_is_skipped_whole():
+    masks = np.array([[0b0110, 0b1110, 0b1100]])  # the cells allow {1, 2}, {1, 2, 3} and {2, 3}
+    x = np.array([[1, 2, 3]])
+    assert np.array_equal(apply_cycles(x, [(RowSwap(0, 0, 1),)], masks), [[2, 1, 3]])  # allowed: made
+    assert np.array_equal(apply_cycles(x, [(RowSwap(0, 0, 2),)], masks), x)  # 3 in the first cell: skipped
+    rotation = (RowSwap(0, 0, 1), RowSwap(0, 1, 2))  # gives 2 3 1: its first swap alone is allowed, not the cycle
+    assert np.array_equal(apply_cycles(x, [rotation, (RowSwap(0, 0, 1),)], masks), [[2, 1, 3]])
+    with pytest.raises(ValueError, match="same digits"):
+        cycle_difference(np.array([[1, 2, 4]]), x)
+
+
+def test_a_lone_restricted_particle_still_moves_and_a_stalled_swarm_ends():
+    puzzle = load_bank("medium")[0]
+    lone = SwapPSO(restrict=True, population_size=1, max_iterations=200, stagnation=200).solve(puzzle, seed=1)
+    assert lone.history[-1] < lone.history[0]  # it is always on the swarm's best, so only its random moves move it
+    stalled = SwapPSO(restrict=True, population_size=10, max_iterations=10_000, stagnation=5).solve(puzzle, seed=1)
+    assert not stalled.solved and stalled.iterations < 1_000  # without a budget, stagnation ends the swarm
+    with pytest.raises(ValueError, match="stagnation"):
+        SwapPSO(stagnation=0)
 
 
 # ------------------------------------------------------------------ whole runs

@@ -21,6 +21,8 @@ Glossary (the same words in every solver):
   PSO and the lesson-04 engines (`engines.py`) stop after max_iterations anyway.
 - restart (attempt): a new start from fresh random candidates, the best grid
   found so far being kept.
+- stagnation: iterations without a better best after which the GA (and the
+  restricted swap PSO) restarts.
 - restrict: the restricted representation: cells fixed by naked and hidden
   singles become givens and every other cell keeps one of its candidates.
 """

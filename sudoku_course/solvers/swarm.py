@@ -316,13 +316,63 @@ def scale_velocity(k: float, velocity: Velocity) -> Velocity:
     return [velocity[i % len(velocity)] for i in range(length)]
 
 
+Cycle = tuple[RowSwap, ...]
+"""Swaps of one row that rotate the digits of some of its cells round a cycle, each cell taking the next one's."""
+
+
+def cycle_difference(target: np.ndarray, position: np.ndarray, row_order=None) -> list[Cycle]:
+    """p - x as cycles: for each row (in `row_order`), the cycles of cells whose digits must rotate to turn
+    `position` into `target`.
+
+    The swaps are those of `velocity_difference`, grouped by cycle: a cycle applied whole gives each of its
+    cells the target's digit, so between two grids whose cells hold their candidates it never leaves them,
+    where one swap of a longer cycle alone could.
+    """
+    rows = range(position.shape[0]) if row_order is None else row_order
+    current_rows, goal_rows = position.tolist(), target.tolist()
+    cycles: list[Cycle] = []
+    for row in rows:
+        current, goal = current_rows[row], goal_rows[row]
+        if current == goal:
+            continue
+        column_of = {digit: col for col, digit in enumerate(current)}
+        if len(column_of) != len(goal) or not column_of.keys() >= set(goal):
+            raise ValueError(f"row {row + 1} of the two grids does not hold the same digits")
+        placed = [a == b for a, b in zip(current, goal, strict=True)]
+        for start in range(len(goal)):
+            swaps, col = [], start
+            while not placed[col]:
+                placed[col] = True
+                source = column_of[goal[col]]  # the cell that holds the digit `col` needs
+                if source != start:
+                    swaps.append(RowSwap(int(row), col, source))
+                col = source
+            if swaps:
+                cycles.append(tuple(swaps))
+    return cycles
+
+
+def apply_cycles(position: np.ndarray, cycles: list[Cycle], masks: np.ndarray) -> np.ndarray:
+    """x + v for a velocity of cycles: a copy of `position` with each cycle applied in turn, except those that
+    would put a digit outside its cell's candidates (`masks[row, col]`: bit d set when digit d is allowed)."""
+    moved = position.tolist()
+    for cycle in cycles:
+        row, allowed = moved[cycle[0].row], masks[cycle[0].row]
+        before = row.copy()
+        for _, a, b in cycle:
+            row[a], row[b] = row[b], row[a]
+        if not all(allowed[col] >> row[col] & 1 for swap in cycle for col in swap[1:]):
+            row[:] = before
+    return np.array(moved, dtype=position.dtype)
+
+
 @dataclass
 class Particle:
     """A particle of the swap PSO: where it is, how it moves, and the best place it has seen."""
 
     position: np.ndarray
     cost: int
-    velocity: Velocity = field(default_factory=list)
+    velocity: Velocity | list[Cycle] = field(default_factory=list)
     best: np.ndarray = field(init=False)
     best_cost: int = field(init=False)
 
@@ -357,17 +407,25 @@ class SwapPSO(Solver):
     iterations a hill climb over row swaps polishes every particle's best
     position, the swarm's best included.
 
-    A run without a budget stops after `max_iterations` iterations; a run given
+    A run without a budget stops after `max_iterations` iterations (a restricted
+    one often sooner, see `stagnation` below); a run given
     a budget of evaluations or seconds then starts a new swarm (a restart,
     keeping the best grid found) until the budget is spent.
 
     With `restrict`, positions live in the restricted row space: cells fixed by
     naked and hidden singles are givens, the first positions are random
     matchings of each row's cells to its digits within their candidates, and
-    a position that a velocity moved outside the candidates is repaired
-    (`RowPermutationSpace.repair`: each row that broke is re-matched, its cells
-    keeping their digits where they can). The hill climb skips swaps that
-    leave the candidates.
+    every position keeps its cells within their candidates:
+    - a difference is a list of cycles (`cycle_difference`), scaled like a list
+      of swaps, and a cycle that would take a cell out of its candidates is
+      skipped (`apply_cycles`);
+    - a particle that lands on the swarm's best makes one random move of the
+      space (a swap or a rotation within the candidates), or it would stay
+      there: its own best, the swarm's best and itself would coincide;
+    - such a swarm gathers on its best in a few dozen iterations, so it ends
+      after `stagnation` iterations without a better best (a new swarm starts
+      if the budget allows);
+    - the hill climb skips swaps that leave the candidates.
     """
 
     name = "swap-pso"
@@ -382,6 +440,7 @@ class SwapPSO(Solver):
         inertia_end: float = 0.3,
         local_search_every: int = 0,
         restrict: bool = False,
+        stagnation: int = 30,
     ) -> None:
         if population_size < 1 or max_iterations < 1:
             raise ValueError(
@@ -391,6 +450,8 @@ class SwapPSO(Solver):
             raise ValueError("c1, c2, inertia_start and inertia_end must be >= 0")
         if local_search_every < 0:
             raise ValueError(f"local_search_every must be >= 0 (0: no local search), got {local_search_every}")
+        if stagnation < 1:
+            raise ValueError(f"stagnation must be at least 1, got {stagnation}")
         self.population_size = population_size
         self.max_iterations = max_iterations
         self.c1 = c1
@@ -399,22 +460,36 @@ class SwapPSO(Solver):
         self.inertia_end = inertia_end
         self.local_search_every = local_search_every
         self.restrict = restrict
+        self.stagnation = stagnation
 
     def inertia(self, iteration: int) -> float:
         """w(t): from inertia_start at t = 0 down to inertia_end at t = max_iterations."""
         return self.inertia_start - (self.inertia_start - self.inertia_end) * iteration / self.max_iterations
 
-    def move(self, particle: Particle, swarm_best: np.ndarray, w: float, rng: np.random.Generator) -> None:
-        """One step of the recurrence: the particle's new velocity, then its new position."""
+    def move(
+        self,
+        particle: Particle,
+        swarm_best: np.ndarray,
+        w: float,
+        rng: np.random.Generator,
+        masks: np.ndarray | None = None,
+    ) -> None:
+        """One step of the recurrence: the particle's new velocity, then its new position.
+
+        With the candidate `masks` of a restricted space, differences are cycles and stay within the candidates."""
         n = particle.position.shape[0]
-        towards_own_best = velocity_difference(particle.best, particle.position, rng.permutation(n))
-        towards_swarm_best = velocity_difference(swarm_best, particle.position, rng.permutation(n))
+        difference = velocity_difference if masks is None else cycle_difference
+        towards_own_best = difference(particle.best, particle.position, rng.permutation(n))
+        towards_swarm_best = difference(swarm_best, particle.position, rng.permutation(n))
         particle.velocity = (
             scale_velocity(w, particle.velocity)
             + scale_velocity(self.c1 * rng.random(), towards_own_best)
             + scale_velocity(self.c2 * rng.random(), towards_swarm_best)
         )
-        particle.position = apply_velocity(particle.position, particle.velocity)
+        if masks is None:
+            particle.position = apply_velocity(particle.position, particle.velocity)
+        else:
+            particle.position = apply_cycles(particle.position, particle.velocity, masks)
 
     def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
         space = RowPermutationSpace(puzzle, propagated_candidates(puzzle) if self.restrict else None)
@@ -429,23 +504,27 @@ class SwapPSO(Solver):
             run.restarts += 1
 
     def _fly(self, space: RowPermutationSpace, rng: np.random.Generator, run: Run) -> tuple[np.ndarray, int]:
-        """One swarm of `population_size` particles for at most `max_iterations` iterations: its best grid and cost."""
+        """One swarm of `population_size` particles for at most `max_iterations` iterations (restricted: until
+        `stagnation` iterations bring no better best): its best grid and cost."""
         puzzle = space.puzzle
+        masks = np.reshape(space.candidates, puzzle.cells.shape) if space.restricted else None
         swarm = []
         for _ in range(self.population_size):
             position = space.decode(space.random(rng)).cells
             swarm.append(Particle(position, _evaluate(puzzle, position, run)))
         leader = min(swarm, key=lambda particle: particle.best_cost)
         best, best_cost = leader.best.copy(), leader.best_cost
+        stagnant = 0
         for t in range(1, self.max_iterations + 1):
             if best_cost == 0:
                 break
+            previous_best_cost = best_cost
             for particle in swarm:
                 if run.exhausted():
                     break
-                self.move(particle, best, self.inertia(t), rng)
-                if space.restricted:
-                    particle.position = _repaired(space, particle.position, rng)
+                self.move(particle, best, self.inertia(t), rng, masks)
+                if masks is not None and np.array_equal(particle.position, best):
+                    particle.position = _nudged(space, particle.position, rng)
                 particle.cost = _evaluate(puzzle, particle.position, run)
                 particle.remember()
                 if particle.cost < best_cost:
@@ -459,13 +538,17 @@ class SwapPSO(Solver):
                     best, best_cost = leader.best.copy(), leader.best_cost
             if run.record(min([best_cost, *run.history[-1:]])):  # the history holds the run's best, across swarms
                 break
+            stagnant = 0 if best_cost < previous_best_cost else stagnant + 1
+            if masks is not None and stagnant >= self.stagnation:
+                break
         return best, best_cost
 
 
-def _repaired(space: RowPermutationSpace, cells: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The grid `cells` with every row that left the candidates of `space` re-matched (see space.repair)."""
+def _nudged(space: RowPermutationSpace, cells: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The grid `cells` moved by one random move of the restricted `space` (a swap or a rotation of a row's
+    cells within their candidates)."""
     flat = cells.ravel().copy()
-    flat[space.free_cells] = space.repair(flat[space.free_cells], rng)
+    flat[space.free_cells] = space.neighbour(flat[space.free_cells], rng)
     return flat.reshape(cells.shape)
 
 
