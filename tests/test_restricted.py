@@ -15,11 +15,10 @@ from sudoku_course.puzzles import load_bank
 from sudoku_course.solvers.exact import propagated_candidates, solve_exact
 from sudoku_course.solvers.genetic import GeneticSolver, neighbour_mutation, order_crossover, repaired
 from sudoku_course.solvers.swarm import (
-    RowSwap,
+    RowCycle,
     SwapPSO,
     WorkerExplorerSwarm,
     apply_cycles,
-    apply_velocity,
     cycle_difference,
     velocity_difference,
 )
@@ -82,14 +81,14 @@ def test_cycles_are_the_swaps_of_the_difference_grouped_and_each_keeps_the_candi
     order = np.random.default_rng(seed).permutation(9)
     cycles = cycle_difference(p, x, order)
     assert np.array_equal(apply_cycles(x, cycles, masks), p)  # x + (p - x) = p
-    assert sum(map(len, cycles)) == len(velocity_difference(p, x))  # as many swaps as the plain difference
-    cells = [{(swap.row, col) for swap in cycle for col in swap[1:]} for cycle in cycles]
+    assert sum(len(cycle.columns) - 1 for cycle in cycles) == len(velocity_difference(p, x))  # the same swaps
+    cells = [{(cycle.row, col) for col in cycle.columns} for cycle in cycles]
     assert sum(map(len, cells)) == len(set().union(*cells)) == int((x != p).sum())  # disjoint, every misplaced cell
-    assert [cycle[0].row for cycle in cycles] == sorted((cycle[0].row for cycle in cycles), key=order.tolist().index)
+    assert [cycle.row for cycle in cycles] == sorted((cycle.row for cycle in cycles), key=order.tolist().index)
     for cycle in cycles:  # each cycle alone moves its cells to p's digits, within their candidates
-        moved = apply_velocity(x, list(cycle))
+        moved = apply_cycles(x, [cycle], masks)
         changed = moved != x
-        assert holds_candidates(moved, masks) and changed.sum() == len(cycle) + 1
+        assert holds_candidates(moved, masks) and changed.sum() == len(cycle.columns)
         assert np.array_equal(moved[changed], p[changed])
     assert cycle_difference(x, x) == []
 
@@ -106,12 +105,13 @@ def test_applying_cycles_never_leaves_the_candidates_and_skips_a_cycle_that_woul
 
 
 def test_a_cycle_leaving_the_candidates_is_skipped_whole():
-    masks = np.array([[0b0110, 0b1110, 0b1100]])  # the cells allow {1, 2}, {1, 2, 3} and {2, 3}
+    masks = [[0b0110, 0b1110, 0b1100]]  # the cells allow {1, 2}, {1, 2, 3} and {2, 3}
     x = np.array([[1, 2, 3]])
-    assert np.array_equal(apply_cycles(x, [(RowSwap(0, 0, 1),)], masks), [[2, 1, 3]])  # allowed: made
-    assert np.array_equal(apply_cycles(x, [(RowSwap(0, 0, 2),)], masks), x)  # 3 in the first cell: skipped
-    rotation = (RowSwap(0, 0, 1), RowSwap(0, 1, 2))  # gives 2 3 1: its first swap alone is allowed, not the cycle
-    assert np.array_equal(apply_cycles(x, [rotation, (RowSwap(0, 0, 1),)], masks), [[2, 1, 3]])
+    assert np.array_equal(apply_cycles(x, [RowCycle(0, (0, 1))], masks), [[2, 1, 3]])  # allowed: made
+    assert np.array_equal(apply_cycles(x, [RowCycle(0, (0, 2))], masks), x)  # 3 in the first cell: skipped
+    rotation = RowCycle(0, (0, 1, 2))  # 2 3 1: its first swap alone is allowed, not the whole cycle
+    assert np.array_equal(apply_cycles(x, [rotation, RowCycle(0, (0, 1))], masks), [[2, 1, 3]])
+    assert np.array_equal(apply_cycles(x, [RowCycle(0, (1, 2, 0))], [[0b1110] * 3]), [[2, 3, 1]])  # a rotation
     with pytest.raises(ValueError, match="same digits"):
         cycle_difference(np.array([[1, 2, 4]]), x)
 

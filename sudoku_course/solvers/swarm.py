@@ -316,21 +316,25 @@ def scale_velocity(k: float, velocity: Velocity) -> Velocity:
     return [velocity[i % len(velocity)] for i in range(length)]
 
 
-Cycle = tuple[RowSwap, ...]
-"""Swaps of one row that rotate the digits of some of its cells round a cycle, each cell taking the next one's."""
+class RowCycle(NamedTuple):
+    """Rotate the digits of row `row` round `columns`: each column takes the digit of the next one, the last
+    column that of the first (the swaps (c0, c1), (c1, c2), ... made in turn)."""
+
+    row: int
+    columns: tuple[int, ...]
 
 
-def cycle_difference(target: np.ndarray, position: np.ndarray, row_order=None) -> list[Cycle]:
+def cycle_difference(target: np.ndarray, position: np.ndarray, row_order=None) -> list[RowCycle]:
     """p - x as cycles: for each row (in `row_order`), the cycles of cells whose digits must rotate to turn
     `position` into `target`.
 
-    The swaps are those of `velocity_difference`, grouped by cycle: a cycle applied whole gives each of its
-    cells the target's digit, so between two grids whose cells hold their candidates it never leaves them,
-    where one swap of a longer cycle alone could.
+    The swaps of `velocity_difference`, grouped by cycle: a cycle applied whole gives each of its cells the
+    target's digit, so between two grids whose cells hold their candidates it never leaves them, where one
+    swap of a longer cycle alone could.
     """
     rows = range(position.shape[0]) if row_order is None else row_order
     current_rows, goal_rows = position.tolist(), target.tolist()
-    cycles: list[Cycle] = []
+    cycles: list[RowCycle] = []
     for row in rows:
         current, goal = current_rows[row], goal_rows[row]
         if current == goal:
@@ -340,29 +344,26 @@ def cycle_difference(target: np.ndarray, position: np.ndarray, row_order=None) -
             raise ValueError(f"row {row + 1} of the two grids does not hold the same digits")
         placed = [a == b for a, b in zip(current, goal, strict=True)]
         for start in range(len(goal)):
-            swaps, col = [], start
+            columns, col = [], start
             while not placed[col]:
                 placed[col] = True
-                source = column_of[goal[col]]  # the cell that holds the digit `col` needs
-                if source != start:
-                    swaps.append(RowSwap(int(row), col, source))
-                col = source
-            if swaps:
-                cycles.append(tuple(swaps))
+                columns.append(col)
+                col = column_of[goal[col]]  # the cell that holds the digit `col` needs
+            if columns:
+                cycles.append(RowCycle(int(row), tuple(columns)))
     return cycles
 
 
-def apply_cycles(position: np.ndarray, cycles: list[Cycle], masks: np.ndarray) -> np.ndarray:
+def apply_cycles(position: np.ndarray, cycles: list[RowCycle], masks: list[list[int]]) -> np.ndarray:
     """x + v for a velocity of cycles: a copy of `position` with each cycle applied in turn, except those that
-    would put a digit outside its cell's candidates (`masks[row, col]`: bit d set when digit d is allowed)."""
+    would put a digit outside its cell's candidates (`masks[row][col]`: bit d set when digit d is allowed)."""
     moved = position.tolist()
-    for cycle in cycles:
-        row, allowed = moved[cycle[0].row], masks[cycle[0].row]
-        before = row.copy()
-        for _, a, b in cycle:
-            row[a], row[b] = row[b], row[a]
-        if not all(allowed[col] >> row[col] & 1 for swap in cycle for col in swap[1:]):
-            row[:] = before
+    for row, columns in cycles:
+        digits, allowed = moved[row], masks[row]
+        incoming = [digits[col] for col in columns[1:]] + [digits[columns[0]]]
+        if all(allowed[col] >> digit & 1 for col, digit in zip(columns, incoming, strict=True)):
+            for col, digit in zip(columns, incoming, strict=True):
+                digits[col] = digit
     return np.array(moved, dtype=position.dtype)
 
 
@@ -372,7 +373,7 @@ class Particle:
 
     position: np.ndarray
     cost: int
-    velocity: Velocity | list[Cycle] = field(default_factory=list)
+    velocity: Velocity | list[RowCycle] = field(default_factory=list)
     best: np.ndarray = field(init=False)
     best_cost: int = field(init=False)
 
@@ -472,7 +473,7 @@ class SwapPSO(Solver):
         swarm_best: np.ndarray,
         w: float,
         rng: np.random.Generator,
-        masks: np.ndarray | None = None,
+        masks: list[list[int]] | None = None,
     ) -> None:
         """One step of the recurrence: the particle's new velocity, then its new position.
 
@@ -507,7 +508,7 @@ class SwapPSO(Solver):
         """One swarm of `population_size` particles for at most `max_iterations` iterations (restricted: until
         `stagnation` iterations bring no better best): its best grid and cost."""
         puzzle = space.puzzle
-        masks = np.reshape(space.candidates, puzzle.cells.shape) if space.restricted else None
+        masks = np.reshape(space.candidates, puzzle.cells.shape).tolist() if space.restricted else None
         swarm = []
         for _ in range(self.population_size):
             position = space.decode(space.random(rng)).cells
