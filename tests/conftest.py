@@ -6,6 +6,9 @@ build always means a change, never a rare draw; on a developer's machine it keep
 Fixtures for the exercise checks: `not_strict` (a check never raises, whatever the environment), and
 `passes` / `fails_without_leak`, which evaluate an answer on an exercise of the registry quietly and assert
 its outcome; the second also scans the verdicts for the reference's outputs.
+
+`bubblewrap`: the grader's sandbox needs it; a test that uses it fails under CI when it is missing (.ci/run
+installs it) and is skipped elsewhere.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import shutil
 
 import numpy as np
 import pytest
@@ -103,6 +107,15 @@ def leaked(report: CheckReport, name: str, seed: int | None) -> list[str]:
             spellings = {str(int(leaf)), str(int(leaf)).replace("-", "\u2212")} if integral else _spellings(leaf)
             found += [f"{case.label}: {text}" for text in spellings if text in result.detail]
     return found
+
+
+@pytest.fixture(scope="session")
+def bubblewrap() -> None:
+    """Fail under CI, skip elsewhere, when bubblewrap (the grader's sandbox) is not installed."""
+    if shutil.which("bwrap") is None:
+        if os.environ.get("CI"):
+            pytest.fail("bubblewrap is missing: apt-get install bubblewrap (.ci/run does it)")
+        pytest.skip("bubblewrap is missing (apt-get install bubblewrap)")
 
 
 @pytest.fixture

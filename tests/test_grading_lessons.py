@@ -8,25 +8,14 @@ registry. Needs bubblewrap: skipped without it on a developer's machine, failed 
 from __future__ import annotations
 
 import csv
-import os
 import shutil
 from pathlib import Path
-
-import pytest
 
 from sudoku_course.teaching.exercises import lesson_exercises
 from sudoku_course.teaching.grading import grade
 
 ROOT = Path(__file__).parent.parent
 LESSON = "02-recuit-simule"
-
-
-@pytest.fixture(scope="module")
-def bubblewrap():
-    if shutil.which("bwrap") is None:
-        if os.environ.get("CI"):
-            pytest.fail("bubblewrap is missing: apt-get install bubblewrap (.ci/run does it)")
-        pytest.skip("bubblewrap is missing (apt-get install bubblewrap)")
 
 
 def test_a_lesson_that_loads_a_puzzle_bank_is_graded_in_the_sandbox(bubblewrap, tmp_path):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import textwrap
 from pathlib import Path
@@ -20,14 +19,6 @@ from sudoku_course.teaching.grading.judging import Settings
 from sudoku_course.teaching.grading.program import CodeCell, definitions
 from sudoku_course.teaching.grading.sandbox import UID_BASE, Limits, Sandbox, course_folder, parse_message, probe
 from sudoku_course.teaching.isolation import CRASH, ERROR, TIMEOUT, VALUE, Outcome
-
-
-@pytest.fixture(scope="module")
-def bubblewrap():
-    if shutil.which("bwrap") is None:
-        if os.environ.get("CI"):
-            pytest.fail("bubblewrap is missing: apt-get install bubblewrap (.ci/run does it)")
-        pytest.skip("bubblewrap is missing (apt-get install bubblewrap)")
 
 
 def run_probe(
