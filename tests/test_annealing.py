@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from sudoku_course.cost import ConflictTable, conflicts
 from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
+from sudoku_course.propagation import fixed_by_candidates, propagated_candidates
 from sudoku_course.puzzles import load_bank, reference
 from sudoku_course.solvers import Budget, get_solver
 from sudoku_course.solvers.annealing import (
@@ -23,8 +24,6 @@ from sudoku_course.solvers.annealing import (
     SudokuAnnealer,
     adapted_alpha,
     anneal_chain,
-    fixed_by_candidates,
-    propagated_candidates,
     random_state,
     rotation_chain,
     rotation_moves,

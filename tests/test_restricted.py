@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from sudoku_course.cost import conflicts, unit_conflicts
 from sudoku_course.grid import SudokuGrid
+from sudoku_course.propagation import propagated_candidates
 from sudoku_course.puzzles import load_bank
-from sudoku_course.solvers.exact import propagated_candidates, solve_exact
+from sudoku_course.solvers.exact import solve_exact
 from sudoku_course.solvers.genetic import GeneticSolver, neighbour_mutation, order_crossover, repaired
 from sudoku_course.solvers.swarm import (
     RowCycle,

@@ -33,18 +33,17 @@ from simanneal import Annealer
 
 from ..cost import ConflictTable
 from ..grid import SudokuGrid
+from ..propagation import fixed_by_candidates, propagated_candidates
 from ..spaces import (
     PERMUTATION_SPACES,
     PermutationSpace,
     RowPermutationSpace,
-    fixed_by_candidates,
     random_matching,
     space_class,
     unit_rotations,
     unit_swaps,
 )
 from .base import Run, Solver
-from .exact import propagated_candidates
 
 ENGINES = ("python", "numba")
 T0_SAMPLES = 200

@@ -34,9 +34,9 @@ import pygad
 
 from ..cost import conflicts_of_many
 from ..grid import SudokuGrid
+from ..propagation import propagated_candidates
 from ..spaces import BoxPermutationSpace, CellSpace, PermutationSpace, RowPermutationSpace, Space
 from .base import Run, Solver
-from .exact import propagated_candidates
 
 ENCODINGS: dict[str, type[Space]] = {"cells": CellSpace, "rows": RowPermutationSpace, "boxes": BoxPermutationSpace}
 """Encoding name -> search space."""

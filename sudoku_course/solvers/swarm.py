@@ -24,9 +24,9 @@ import numpy as np
 
 from ..cost import ConflictTable, conflicts, conflicts_of_many
 from ..grid import SudokuGrid
+from ..propagation import propagated_candidates
 from ..spaces import CONTINUOUS_SPACES, BoxPermutationSpace, RowPermutationSpace, space_class
 from .base import Run, Solver
-from .exact import propagated_candidates
 from .local_search import free_cell_groups, hill_climb
 from .mealpy_adapter import run_mealpy
 
