@@ -34,7 +34,8 @@ from .bench import benchmark
 from .cost import unit_conflicts
 from .grid import SudokuGrid, as_grid
 from .solvers import Solver, get_solver
-from .solvers.engines import MIN_MEALPY_GA_POPULATION, Observer
+from .solvers.base import Observer
+from .solvers.genetic import MIN_MEALPY_GA_POPULATION
 from .spaces import Space, space_class
 
 POPULATION = 40

@@ -33,7 +33,8 @@ from sudoku_course.crossstudy import (
 )
 from sudoku_course.grid import SudokuGrid
 from sudoku_course.puzzles import load_bank, reference
-from sudoku_course.solvers.engines import MealpyGA, PermutationGA, SpaceAnnealing
+from sudoku_course.solvers.annealing import SpaceAnnealing
+from sudoku_course.solvers.genetic import MealpyGA, PermutationGA
 from sudoku_course.solvers.swarm import MealpyPSO, SwapPSO
 from sudoku_course.spaces import ContinuousSpace, RandomKeySpace, RowPermutationSpace
 

@@ -1,4 +1,4 @@
-"""Generic engines of the cross-study (solvers/engines.py): permutation GA, mealpy GA, annealing over any space."""
+"""Engines of the cross-study: PermutationGA and MealpyGA (solvers/genetic.py), SpaceAnnealing (annealing.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from sudoku_course.cost import conflicts, unit_conflicts
 from sudoku_course.grid import SudokuGrid
 from sudoku_course.puzzles import load_bank, reference
 from sudoku_course.solvers import get_solver, solver_class
-from sudoku_course.solvers.engines import MealpyGA, PermutationGA, SpaceAnnealing
+from sudoku_course.solvers.annealing import SpaceAnnealing
 from sudoku_course.solvers.exact import solve_exact
+from sudoku_course.solvers.genetic import MealpyGA, PermutationGA
 from sudoku_course.spaces import RowPermutationSpace
 
 SMALL = "1.3.3..22...4.21"  # a 4 x 4 puzzle with one solution

@@ -18,7 +18,7 @@ Glossary (the same words in every solver):
   own caps. A run of the annealer, the GA, the swap PSO or the hive given a budget
   (`Budget(evaluations=...)` or `Budget(seconds=...)`) uses its whole budget,
   restarting as often as it needs: the caps only stop runs without one. mealpy's
-  PSO and the lesson-04 engines (`engines.py`) stop after max_iterations anyway.
+  PSO and the lesson-04 engines (perm-ga, mealpy-ga, space-annealing) stop after max_iterations anyway.
 - restart (attempt): a new start from fresh random candidates, the best grid
   found so far being kept.
 - stagnation: iterations without a better best after which the GA (and the
@@ -43,9 +43,9 @@ REGISTRY: dict[str, str] = {
     "swarm": "sudoku_course.solvers.swarm:WorkerExplorerSwarm",
     "swap-pso": "sudoku_course.solvers.swarm:SwapPSO",
     "mealpy-pso": "sudoku_course.solvers.swarm:MealpyPSO",
-    "perm-ga": "sudoku_course.solvers.engines:PermutationGA",
-    "mealpy-ga": "sudoku_course.solvers.engines:MealpyGA",
-    "space-annealing": "sudoku_course.solvers.engines:SpaceAnnealing",
+    "perm-ga": "sudoku_course.solvers.genetic:PermutationGA",
+    "mealpy-ga": "sudoku_course.solvers.genetic:MealpyGA",
+    "space-annealing": "sudoku_course.solvers.annealing:SpaceAnnealing",
     "cp-sat": "sudoku_course.solvers.industrial:CpSatSolver",
     "z3": "sudoku_course.solvers.industrial:Z3Solver",
 }
