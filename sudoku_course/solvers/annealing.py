@@ -46,7 +46,7 @@ from ..spaces import (
     unit_rotations,
     unit_swaps,
 )
-from .base import CountedObjective, Run, Solver
+from .base import CountedObjective, RunLedger, Solver
 
 ENGINES = ("python", "numba")
 T0_SAMPLES = 200
@@ -216,7 +216,7 @@ class AnnealingSolver(Solver):
     - t0: initial temperature; default the spread (standard deviation) of random moves' deltas.
     - alpha: cooling factor after each chain; t_min: below this temperature, a restart begins.
     - chain_length: moves per temperature; default chain_factor x the number of cells the moves touch.
-    - patience: chains without a new best cost in the current restart before it is called stagnant.
+    - stagnation: chains without a new best cost in the current restart before a reheat (or a restart).
     - reheat: on stagnation, set T back to reheat x t0 and go on from the current state instead of
       restarting from a new random state (None: restart). "auto": 0.5 with restrict, None without.
     - adaptive: adapt alpha after each chain from the acceptance rate (see adapted_alpha).
@@ -246,7 +246,7 @@ class AnnealingSolver(Solver):
         t_min: float = 0.05,
         chain_length: int | None = None,
         chain_factor: int = 10,
-        patience: int = 50,
+        stagnation: int = 50,
         reheat: float | str | None = "auto",
         adaptive: bool = False,
         restrict: bool = False,
@@ -266,7 +266,11 @@ class AnnealingSolver(Solver):
             raise ValueError(f'reheat must be in (0, 1], None or "auto", got {reheat!r}')
         if rotation_share is not None and not 0 <= rotation_share <= 1:
             raise ValueError(f"rotation_share must be in [0, 1], got {rotation_share!r}")
-        for label, value in (("chain_length", chain_length), ("chain_factor", chain_factor), ("patience", patience)):
+        for label, value in (
+            ("chain_length", chain_length),
+            ("chain_factor", chain_factor),
+            ("stagnation", stagnation),
+        ):
             if value is not None and value < 1:
                 raise ValueError(f"{label} must be at least 1, got {value!r}")
         self.space = space
@@ -275,7 +279,7 @@ class AnnealingSolver(Solver):
         self.t_min = t_min
         self.chain_length = chain_length
         self.chain_factor = chain_factor
-        self.patience = patience
+        self.stagnation = stagnation
         self.reheat = reheat
         self.adaptive = adaptive
         self.restrict = restrict
@@ -284,7 +288,7 @@ class AnnealingSolver(Solver):
         self.engine = engine
         self.trace = trace
 
-    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
         candidates = propagated_candidates(puzzle) if self.restrict else None
         space = space_class(self.space)(puzzle if candidates is None else fixed_by_candidates(puzzle, candidates))
         moves = self._neighbourhood(space, candidates)
@@ -320,7 +324,9 @@ class AnnealingSolver(Solver):
             return RESTRICTED_REHEAT if self.restrict else None
         return self.reheat
 
-    def _initial_temperature(self, grid: SudokuGrid, moves: list[Move], rng: np.random.Generator, run: Run) -> float:
+    def _initial_temperature(
+        self, grid: SudokuGrid, moves: list[Move], rng: np.random.Generator, run: RunLedger
+    ) -> float:
         """The spread of the deltas of random moves from `grid` (at least MIN_T0)."""
         remaining = run.remaining()
         samples = T0_SAMPLES if remaining is None else min(T0_SAMPLES, remaining - 1)  # 1 left for the state
@@ -330,7 +336,7 @@ class AnnealingSolver(Solver):
         return max(MIN_T0, delta_spread(ConflictTable(grid), moves, rng, samples))
 
     def _anneal(
-        self, grid: SudokuGrid, moves: Neighbourhood, t0: float, length: int, rng: np.random.Generator, run: Run
+        self, grid: SudokuGrid, moves: Neighbourhood, t0: float, length: int, rng: np.random.Generator, run: RunLedger
     ) -> tuple[list[int], int, bool]:
         """One restart from `grid`: cool from t0 until stagnation or t_min, or reheat on stagnation.
 
@@ -370,10 +376,10 @@ class AnnealingSolver(Solver):
             if self.adaptive:
                 alpha = adapted_alpha(alpha, accepted / max(tried, 1))
             temperature *= alpha
-            if stale >= self.patience and reheat is not None:
+            if stale >= self.stagnation and reheat is not None:
                 temperature, stale = reheat * t0, 0
                 run.stats["reheats"] += 1
-            elif stale >= self.patience or temperature < self.t_min:
+            elif stale >= self.stagnation or temperature < self.t_min:
                 return best_cells, best, False
 
 
@@ -444,7 +450,8 @@ class NaiveAnnealer(Solver):
 
     Same space, moves and Metropolis rule as AnnealingSolver, but each move is evaluated from scratch
     with `space.cost` instead of an O(1) delta. Defaults follow the source (t0=1, alpha=0.999, 100 moves
-    per temperature, t_min=0.001, 10 restarts). Kept only to measure the speed-up of the incremental delta.
+    per temperature, t_min=0.001, 10 attempts: max_restarts=9). Kept only to measure the speed-up of the
+    incremental delta.
     """
 
     name = "naive-annealing"
@@ -456,7 +463,7 @@ class NaiveAnnealer(Solver):
         alpha: float = 0.999,
         chain_length: int = 100,
         t_min: float = 0.001,
-        max_restarts: int = 10,
+        max_restarts: int = 9,
     ) -> None:
         self.t0 = t0
         self.alpha = alpha
@@ -464,10 +471,10 @@ class NaiveAnnealer(Solver):
         self.t_min = t_min
         self.max_restarts = max_restarts
 
-    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
         space = RowPermutationSpace(puzzle)
         best, best_cost = None, math.inf
-        for restart in range(self.max_restarts):
+        for restart in range(self.max_restarts + 1):
             run.restarts = restart
             current = space.random(rng)
             cost = space.cost(current)
@@ -512,7 +519,7 @@ class SudokuAnnealer(Annealer):
         table: ConflictTable,
         moves: list[Move],
         rng: np.random.Generator,
-        run: Run | None = None,
+        run: RunLedger | None = None,
         verbose: bool = False,
     ) -> None:
         self.table = table
@@ -586,9 +593,9 @@ class SimannealSolver(Solver):
 
     Lesson 02, sections 5 (la bibliothèque simanneal) and 7.
 
-    simanneal cools geometrically from t_max to t_min over `steps` moves, without restarts. Default
-    t_max: the spread of random moves' deltas, as for AnnealingSolver. An evaluation budget shortens
-    `steps`; `updates` reports are recorded in the history (and printed if verbose).
+    simanneal cools geometrically from t0 to t_min over `max_moves` moves (its `steps`), without restarts.
+    Default t0: the spread of random moves' deltas, as for AnnealingSolver. An evaluation budget lowers
+    the moves; `updates` reports are recorded in the history (and printed if verbose).
     """
 
     name = "simanneal"
@@ -596,21 +603,21 @@ class SimannealSolver(Solver):
     def __init__(
         self,
         *,
-        t_max: float | None = None,
+        t0: float | None = None,
         t_min: float = 0.05,
-        steps: int = 200_000,
+        max_moves: int = 200_000,
         updates: int = 100,
         verbose: bool = False,
     ) -> None:
-        if t_max is not None and not t_max > t_min > 0:
-            raise ValueError(f"need t_max > t_min > 0, got t_max={t_max!r}, t_min={t_min!r}")
-        self.t_max = t_max
+        if t0 is not None and not t0 > t_min > 0:
+            raise ValueError(f"need t0 > t_min > 0, got t0={t0!r}, t_min={t_min!r}")
+        self.t0 = t0
         self.t_min = t_min
-        self.steps = steps
+        self.max_moves = max_moves
         self.updates = updates
         self.verbose = verbose
 
-    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
         space = RowPermutationSpace(puzzle)
         moves = swap_moves(space)
         table = ConflictTable(random_state(space, None, rng))
@@ -618,14 +625,14 @@ class SimannealSolver(Solver):
             run.count()
             run.record(table.cost)
             return table.to_grid(puzzle)
-        if self.t_max is None:
+        if self.t0 is None:
             run.count(T0_SAMPLES)
-        t_max = self.t_max or max(MIN_T0, delta_spread(table, moves, rng))
+        t0 = self.t0 or max(MIN_T0, delta_spread(table, moves, rng))
         random.seed(int(rng.integers(2**32)))  # simanneal draws its acceptance tests from the global random
         annealer = SudokuAnnealer(table, moves, rng, run=run, verbose=self.verbose)
-        annealer.Tmax, annealer.Tmin, annealer.updates = t_max, self.t_min, self.updates
+        annealer.Tmax, annealer.Tmin, annealer.updates = t0, self.t_min, self.updates
         remaining = run.remaining()
-        annealer.steps = self.steps if remaining is None else max(0, min(self.steps, remaining - 1))
+        annealer.steps = self.max_moves if remaining is None else max(0, min(self.max_moves, remaining - 1))
         state, energy = annealer.anneal()
         run.record(energy)
         return puzzle.with_cells(np.reshape(state, puzzle.cells.shape))
@@ -637,7 +644,7 @@ class SpaceAnnealing(Solver):
 
     Lesson 04, section 3 (quatre moteurs, un même budget).
 
-    Geometric cooling from `t0` to `t_end` over `max_iterations` steps; at each
+    Geometric cooling from `t0` to `t_min` over `max_iterations` steps; at each
     temperature a chain of `chain_length` moves, each accepted by the
     Metropolis rule (always if it does not raise the cost, otherwise with
     probability exp(-delta / T)). One temperature is one iteration of the run.
@@ -654,30 +661,30 @@ class SpaceAnnealing(Solver):
         self,
         space: str = "rows",
         t0: float = 1.0,
-        t_end: float = 0.05,
+        t_min: float = 0.05,
         chain_length: int = 40,
         max_iterations: int = 200,
     ) -> None:
         space_class(space)
-        if not t0 > t_end > 0:
-            raise ValueError(f"need t0 > t_end > 0, got t0={t0!r}, t_end={t_end!r}")
+        if not t0 > t_min > 0:
+            raise ValueError(f"need t0 > t_min > 0, got t0={t0!r}, t_min={t_min!r}")
         if chain_length < 1 or max_iterations < 1:
             raise ValueError(
                 f"chain_length and max_iterations must be at least 1, got {chain_length}, {max_iterations}"
             )
         self.space = space
         self.t0 = t0
-        self.t_end = t_end
+        self.t_min = t_min
         self.chain_length = chain_length
         self.max_iterations = max_iterations
 
     def temperature(self, step: int) -> float:
-        """T at temperature step `step` (0-based): t0 at the first step, t_end at the last."""
+        """T at temperature step `step` (0-based): t0 at the first step, t_min at the last."""
         if self.max_iterations == 1:
             return self.t0
-        return self.t0 * (self.t_end / self.t0) ** (step / (self.max_iterations - 1))
+        return self.t0 * (self.t_min / self.t0) ** (step / (self.max_iterations - 1))
 
-    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
         space = space_class(self.space)(puzzle)
         cost = CountedObjective(space, run)
         current = space.random(rng)

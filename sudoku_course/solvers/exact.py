@@ -17,7 +17,7 @@ import numpy as np
 from ..cost import conflicts
 from ..grid import Layout, SudokuGrid, as_grid
 from ..propagation import Candidates, Propagator
-from .base import Budget, Callback, Run, Solver, SolveResult
+from .base import Budget, Callback, RunLedger, Solver, SolveResult
 
 
 class _Search(Propagator):
@@ -120,7 +120,7 @@ class ExactSolver(Solver):
         and a solution found is valid by construction (every cell single, every digit removed
         from its peers), so it is not checked again.
         """
-        run = Run(Budget.coerce(budget), callback)  # the budget is ignored, but a bad one is still refused
+        run = RunLedger(Budget.coerce(budget), callback)  # the budget is ignored, but a bad one is still refused
         grid = _unchecked_grid(puzzle)
         best = self._search(grid, None, run)
         solved = best is not grid
@@ -137,7 +137,7 @@ class ExactSolver(Solver):
             stats=run.stats,
         )
 
-    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator | None, run: Run) -> SudokuGrid:
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator | None, run: RunLedger) -> SudokuGrid:
         """The first solution of `puzzle` as a new grid, or `puzzle` itself if it has none."""
         solutions, search = _explore(puzzle, 1)
         run.count(search.nodes)
@@ -170,13 +170,13 @@ class NaiveBacktracking(Solver):
 
     name = "backtracking"
 
-    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
         values = puzzle.cells.ravel().tolist()
         solved = self._fill(values, puzzle.layout.peers, puzzle.size, run)
         run.stats["calls"] = run.evaluations
         return puzzle.with_cells(values) if solved else puzzle
 
-    def _fill(self, values: list[int], peers: tuple[tuple[int, ...], ...], n: int, run: Run) -> bool:
+    def _fill(self, values: list[int], peers: tuple[tuple[int, ...], ...], n: int, run: RunLedger) -> bool:
         """Fill the empty cells of `values` in place; False (cells restored) if impossible or out of budget."""
         if run.exhausted():
             return False

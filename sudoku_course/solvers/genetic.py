@@ -55,7 +55,7 @@ from ..spaces import (
     Space,
     space_class,
 )
-from .base import CountedObjective, Observer, Run, Solver
+from .base import CountedObjective, Observer, RunLedger, Solver
 from .mealpy_adapter import run_mealpy
 
 ENCODINGS: dict[str, type[Space]] = {"cells": CellSpace, "rows": RowPermutationSpace, "boxes": BoxPermutationSpace}
@@ -225,7 +225,7 @@ def segments_of(space: Space) -> list[np.ndarray]:
 class Evolution:
     """One PyGAD run (one population) of a GeneticSolver search: its bookkeeping between generations."""
 
-    def __init__(self, solver: GeneticSolver, run: Run, allowance: int, per_generation: int) -> None:
+    def __init__(self, solver: GeneticSolver, run: RunLedger, allowance: int, per_generation: int) -> None:
         self.solver = solver
         self.run = run
         self.allowance = allowance  # evaluations this search may spend in total
@@ -339,7 +339,7 @@ class GeneticSolver(Solver):
             if restrict and isinstance(operator, str) and operator not in CROSSOVERS | MUTATIONS:
                 raise ValueError(f"restrict needs the course's operators or functions, not PyGAD's {operator!r}")
 
-    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
         candidates = propagated_candidates(puzzle) if self.restrict else None
         space = ENCODINGS[self.encoding](puzzle) if candidates is None else ENCODINGS[self.encoding](puzzle, candidates)
         if space.dimension == 0:  # nothing to search: the puzzle is full
@@ -363,7 +363,7 @@ class GeneticSolver(Solver):
                 return puzzle.with_cells(space.decode(best).cells)  # the puzzle's own givens
             run.restarts += 1
 
-    def _allowance(self, run: Run) -> int:
+    def _allowance(self, run: RunLedger) -> int:
         """Evaluations the run may spend: its budget's, max_evaluations without a budget, unlimited with
         only a time budget (the clock stops the run)."""
         if run.budget.evaluations is not None:
@@ -371,7 +371,13 @@ class GeneticSolver(Solver):
         return UNLIMITED if run.budget.limited else self.max_evaluations
 
     def _evolve(
-        self, space: Space, fitness: PopulationFitness, size: int, rng: np.random.Generator, run: Run, allowance: int
+        self,
+        space: Space,
+        fitness: PopulationFitness,
+        size: int,
+        rng: np.random.Generator,
+        run: RunLedger,
+        allowance: int,
     ) -> Evolution:
         """Run PyGAD once from a random population of `size` individuals."""
         elitism = min(self.elitism, size - 2)
@@ -486,7 +492,7 @@ class PermutationGA(Solver):
         self.mutation_rate = mutation_rate
         self.observer = observer
 
-    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
         space = space_class(self.space, PERMUTATION_SPACES)(puzzle)
         cost = CountedObjective(space, run)
         population = [space.random(rng) for _ in range(self.population_size)]
@@ -523,7 +529,7 @@ class PermutationGA(Solver):
         return child
 
 
-def _evaluate_all(cost: CountedObjective, candidates: list[np.ndarray], run: Run) -> list[int]:
+def _evaluate_all(cost: CountedObjective, candidates: list[np.ndarray], run: RunLedger) -> list[int]:
     """Costs of the candidates in order; stops early once the budget is spent or a solution is found."""
     costs = []
     for candidate in candidates:
@@ -541,8 +547,8 @@ class MealpyGA(Solver):
 
     `space` is "continuous" (one real in [1, n + 1) per free cell, rounded
     down) or "random-key" (one key in [0, 1) per free cell, ranked per row).
-    Each epoch breeds `population_size` children, all evaluated; `pc` is the crossover
-    probability and `pm` the probability that a gene is redrawn. mealpy is
+    Each epoch breeds `population_size` children, all evaluated; `crossover_rate` is the crossover
+    probability (mealpy's pc) and `mutation_rate` the probability that a gene is redrawn (mealpy's pm). mealpy is
     imported on first use and seeded through `solve(..., seed=...)`.
     """
 
@@ -553,8 +559,8 @@ class MealpyGA(Solver):
         space: str = "continuous",
         population_size: int = 40,
         max_iterations: int = 200,
-        pc: float = 0.95,
-        pm: float = 0.025,
+        crossover_rate: float = 0.95,
+        mutation_rate: float = 0.025,
         observer: Observer | None = None,
     ) -> None:
         space_class(space, CONTINUOUS_SPACES)
@@ -563,17 +569,25 @@ class MealpyGA(Solver):
                 f"mealpy's GA needs population_size >= {MIN_MEALPY_GA_POPULATION} and max_iterations >= 1,"
                 f" got {population_size} and {max_iterations}"
             )
-        if not (0 < pc < 1 and 0 < pm < 1):
-            raise ValueError(f"pc and pm must lie strictly between 0 and 1, got {pc} and {pm}")
+        if not (0 < crossover_rate < 1 and 0 < mutation_rate < 1):
+            raise ValueError(
+                "crossover_rate and mutation_rate must lie strictly between 0 and 1,"
+                f" got {crossover_rate} and {mutation_rate}"
+            )
         self.space = space
         self.population_size = population_size
         self.max_iterations = max_iterations
-        self.pc = pc
-        self.pm = pm
+        self.crossover_rate = crossover_rate
+        self.mutation_rate = mutation_rate
         self.observer = observer
 
-    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
         from mealpy.evolutionary_based.GA import BaseGA
 
-        params = {"epoch": self.max_iterations, "pop_size": self.population_size, "pc": self.pc, "pm": self.pm}
+        params = {
+            "epoch": self.max_iterations,
+            "pop_size": self.population_size,
+            "pc": self.crossover_rate,
+            "pm": self.mutation_rate,
+        }
         return run_mealpy(BaseGA, params, space_class(self.space)(puzzle), run, rng, self.observer)

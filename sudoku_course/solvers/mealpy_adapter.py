@@ -17,7 +17,7 @@ import numpy as np
 
 from ..grid import SudokuGrid
 from ..spaces import ContinuousSpace, Space
-from .base import CountedObjective, Observer, Run, StopSearch
+from .base import CountedObjective, Observer, RunLedger, StopSearch
 
 
 def mealpy_problem(space: Space, objective: Callable[[np.ndarray], float]) -> dict:
@@ -34,7 +34,12 @@ def mealpy_problem(space: Space, objective: Callable[[np.ndarray], float]) -> di
 
 
 def run_mealpy(
-    optimizer: type, params: dict, space: Space, run: Run, rng: np.random.Generator, observer: Observer | None = None
+    optimizer: type,
+    params: dict,
+    space: Space,
+    run: RunLedger,
+    rng: np.random.Generator,
+    observer: Observer | None = None,
 ) -> SudokuGrid:
     """Run mealpy's `optimizer(**params)` on `space` within `run`; return the best grid decoded."""
     objective = CountedObjective(space, run)
