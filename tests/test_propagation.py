@@ -1,4 +1,4 @@
-"""Constraint propagation (propagation.py): candidates, naked and hidden singles, propagated candidates."""
+"""Constraint propagation (propagation.py): candidates, singles, propagated candidates; the layers under the solvers."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from sudoku_course import propagation
+from sudoku_course import cost, propagation, spaces
+from sudoku_course import grid as grid_module
 from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
 from sudoku_course.propagation import Propagator, fixed_by_candidates, propagate, propagated_candidates
 from sudoku_course.puzzles import load_bank, reference
@@ -77,8 +78,9 @@ def test_fixed_by_candidates_makes_every_single_a_given_and_keeps_the_others_emp
     assert (fixed.cells.ravel()[[not single for single in singles]] == 0).all()
 
 
-def test_propagation_knows_nothing_of_the_solvers():
-    tree = ast.parse(Path(propagation.__file__).read_text(encoding="utf-8"))
+@pytest.mark.parametrize("module", [grid_module, propagation, cost, spaces])
+def test_the_layers_under_the_solvers_know_nothing_of_them(module):
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
     imported = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
     imported += [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
-    assert not [module for module in imported if "solvers" in module]
+    assert not [name for name in imported if "solvers" in name or "teaching" in name]
