@@ -383,7 +383,7 @@ register(
 def track_convergence(puzzle: SudokuGrid, iterations: int, seed: int) -> list[int]:
     """Reference: best cost after each iteration of one attempt of a 100-organism worker/explorer swarm."""
     costs = []
-    solver = WorkerExplorerSwarm(population_size=100, max_iterations=iterations, max_attempts=1)
+    solver = WorkerExplorerSwarm(population_size=100, max_iterations=iterations, max_restarts=0)
     solver.solve(puzzle, seed=seed, callback=lambda epoch, best: costs.append(best))
     return costs
 
@@ -396,7 +396,7 @@ def _convergence_judge(iterations: int) -> Callable[[Plain], str | None]:
             )
         if len(costs) > iterations:
             return (
-                "la liste a plus de valeurs que d'itérations demandées : une seule tentative (max_attempts=1), "
+                "la liste a plus de valeurs que d'itérations demandées : une seule tentative (max_restarts=0), "
                 "une valeur après chaque itération"
             )
         rising = next((k for k in range(1, len(costs)) if costs[k] > costs[k - 1]), None)

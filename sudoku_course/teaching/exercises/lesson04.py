@@ -586,7 +586,7 @@ TABLE_NUMBERS = ["median", "min", "max", "solved", "mean_evaluations"]
 
 def cross_study(puzzle, seeds=SEEDS, population=POPULATION, generations=GENERATIONS):
     """Reference: the 2 x 2 design (R1, R2 x PSO, GA) on one puzzle: its cross table and the course's verdict."""
-    design = CrossDesign({"grille": puzzle}, seeds=tuple(seeds), population=population, generations=generations)
+    design = CrossDesign({"grille": puzzle}, seeds=tuple(seeds), population_size=population, max_iterations=generations)
     runs = run_design(design, progress=False)
     return cross_table(runs), effects_verdict(bootstrap_effects(runs))
 
@@ -728,8 +728,8 @@ def _design_summary(puzzle, seeds: tuple[int, ...]) -> Callable[..., Plain]:
             "representations": list(design.representations),
             "algorithms": list(design.algorithms),
             "seeds": [int(s) for s in design.seeds],
-            "population": design.population,
-            "generations": design.generations,
+            "population": design.population_size,
+            "generations": design.max_iterations,
             "puzzles": [grid.to_string() for grid in design.grids.values()],
         }
 
