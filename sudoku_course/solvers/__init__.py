@@ -49,6 +49,9 @@ Annealing
   instead of restarting (None: restart; "auto": 0.5 with restrict, None without).
 - adaptive: adapt alpha after each chain from the share of moves accepted.
 - rotation_share: the share of each chain's moves that rotate three cells of a unit.
+- moves: the annealer's kind of move: "swaps" (random swaps, and rotations per
+  rotation_share) or "cycles" (cycles of cells of a unit, each started from a cell in
+  conflict); "auto": cycles with restrict, swaps without.
 
 Evolution
 - crossover, mutation: the GA's operators, by name or as functions.
