@@ -68,11 +68,15 @@ Swarms
 - inertia: the constant inertia weight of a PSO (mealpy calls it w).
 - inertia_start, inertia_end: a PSO's inertia weight, falling linearly from the first
   to the second over max_iterations.
-- c1, c2: a PSO's pull towards the particle's own best and towards the swarm's best.
+- c1, c2: a PSO's pull towards the particle's own best and towards the swarm's best
+  (the restricted swap PSO's c2 is 0.5 unless given).
 - worker_ratio: the share of the hive's organisms that are workers (the rest explore).
 - max_age: iterations without improvement after which a worker gets a fresh grid.
 - local_search_every: every this many iterations, a hill climb polishes every
   particle's best position (0: never; the memetic swap PSO).
+- descent_moves: after each step of the swap PSO's recurrence, the moves the whole
+  swarm makes in lockstep, each particle keeping a move (a cycle from a cell in
+  conflict) unless its conflicts rise (None: 30 with restrict, 0 without).
 
 Representation and running
 - space: the search space, by name (see `spaces.SPACES`): "cells", "rows", "boxes",
