@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 from sudoku_course.cost import ConflictTable
-from sudoku_course.teaching.exercises import lesson02, lesson_exercises
+from sudoku_course.teaching.exercises import lesson_exercises
+from sudoku_course.teaching.exercises.lesson02 import cases
+from sudoku_course.teaching.exercises.lesson02 import references as lesson02
 
 REFERENCES = {
     "partial_energy": (lesson02.partial_energy,),
@@ -471,7 +473,7 @@ def test_partial_energy_says_the_grid_was_changed(fails_without_leak):
 
 def test_anneal_says_where_the_best_grid_is_watched(fails_without_leak):
     report = fails_without_leak("anneal", flawed_anneal("best_per_chain"))
-    assert [r.detail for r in report.details if r.detail] == [lesson02.WITHIN_CHAINS]
+    assert [r.detail for r in report.details if r.detail] == [cases.WITHIN_CHAINS]
 
 
 def test_anneal_says_the_last_chain_belongs_to_the_trace(fails_without_leak):

@@ -15,7 +15,9 @@ from sudoku_course.crossstudy import (
     verdict,
 )
 from sudoku_course.teaching.display import NARROW_SPACE
-from sudoku_course.teaching.exercises import lesson04, lesson_exercises
+from sudoku_course.teaching.exercises import lesson_exercises
+from sudoku_course.teaching.exercises.lesson04 import LESSON, cases
+from sudoku_course.teaching.exercises.lesson04 import references as lesson04
 
 REFERENCES = {
     "effects_2x2": lesson04.effects_2x2,
@@ -29,7 +31,7 @@ REFERENCES = {
 
 
 def test_every_exercise_of_the_lesson_is_tested_here():
-    assert [item.name for item in lesson_exercises(lesson04.LESSON)] == list(REFERENCES)
+    assert [item.name for item in lesson_exercises(LESSON)] == list(REFERENCES)
 
 
 @pytest.mark.parametrize("name", REFERENCES)
@@ -38,13 +40,13 @@ def test_the_reference_passes(name, passes):
 
 
 def test_the_reference_effects_of_the_source_table():
-    representation, algorithm, interaction = lesson04.effects_2x2(lesson04.SOURCE_MEANS)
+    representation, algorithm, interaction = lesson04.effects_2x2(cases.SOURCE_MEANS)
     assert (representation, algorithm, interaction) == pytest.approx((-24.0, -20.75, 28.0))
 
 
 def test_the_reference_bootstrap_agrees_with_the_package():
     """Resampling one cell against a constant one gives the spread of the package's bootstrap of a cell mean."""
-    first, second = lesson04.SOURCE_COSTS["R1", "PSO"], [0, 0, 0, 0]
+    first, second = cases.SOURCE_COSTS["R1", "PSO"], [0, 0, 0, 0]
     gaps = lesson04.bootstrap_gap(first, second, np.random.default_rng(0), 20_000)
     assert gaps.mean() == pytest.approx(-np.mean(first), abs=0.1)
     assert gaps.std() == pytest.approx(np.std(first) / 2, rel=0.03)

@@ -67,7 +67,7 @@ def test_annotations_are_never_evaluated_at_definition_time():
 
 
 def test_value_cells_by_id_or_by_the_names_they_assign():
-    item = Exercise("value_demo", "99-demo", ("verdicts",), (lambda: None,), lambda seed: [], cells=("answer",))
+    item = Exercise("value_demo", "99-demo", ("verdicts",), __name__, lambda seed: [], cells=("answer",))
     with_ids = [CodeCell(0, "x", (), "verdicts = 1"), CodeCell(1, "answer", (), "verdicts = [True]\nprint(verdicts)")]
     assert [cell.index for cell in value_cells(with_ids, item)] == [1]
     without_ids = [CodeCell(0, None, (), "x = 1"), CodeCell(1, None, (), "verdicts = [v for v in range(3)]")]
@@ -95,16 +95,16 @@ VALID = exercise("is_valid_solution")
         ),
         (
             BOX,
-            ["from sudoku_course.teaching.exercises.lesson00 import box_index"],
-            ["sudoku_course.teaching.exercises", "sudoku_course.teaching.exercises.lesson00.box_index"],
+            ["from sudoku_course.teaching.exercises.lesson00.references import box_index"],
+            ["sudoku_course.teaching.exercises", "sudoku_course.teaching.exercises.lesson00.references.box_index"],
         ),
         (
             BOX,
             [
-                "import sudoku_course.teaching.exercises.lesson00 as ref",
+                "import sudoku_course.teaching.exercises.lesson00.references as ref",
                 "def box_index(r, c, b=3):\n    return ref.box_index(r, c, b)",
             ],
-            ["sudoku_course.teaching.exercises", "sudoku_course.teaching.exercises.lesson00.box_index"],
+            ["sudoku_course.teaching.exercises", "sudoku_course.teaching.exercises.lesson00.references.box_index"],
         ),
         (
             BOX,
@@ -118,7 +118,8 @@ VALID = exercise("is_valid_solution")
             BOX,
             [
                 "import importlib",
-                "def helper(r, c, b):\n    m = importlib.import_module('sudoku_course.teaching.exercises.lesson00')\n"
+                "def helper(r, c, b):\n"
+                "    m = importlib.import_module('sudoku_course.teaching.exercises.lesson00.references')\n"
                 "    return m.box_index(r, c, b)",
                 "def box_index(r, c, b=3):\n    return helper(r, c, b)",
             ],
@@ -129,7 +130,7 @@ VALID = exercise("is_valid_solution")
             [
                 "import sudoku_course, pathlib",
                 "def box_index(r, c, b=3):\n    folder = pathlib.Path(sudoku_course.__file__).parent\n"
-                "    exec((folder / 'teaching/exercises/lesson00.py').read_text(), space := {})\n"
+                "    exec((folder / 'teaching/exercises/lesson00/references.py').read_text(), space := {})\n"
                 "    return space['box_index'](r, c, b)",
             ],
             ["sudoku_course.teaching.exercises"],
@@ -138,7 +139,7 @@ VALID = exercise("is_valid_solution")
             BOX,
             [
                 "def box_index(row, col, box_size=3):\n    return (row // box_size) * box_size + col // box_size",
-                "from sudoku_course.teaching.exercises.lesson00 import *",
+                "from sudoku_course.teaching.exercises.lesson00.references import *",
             ],
             ["sudoku_course.teaching.exercises"],
         ),
@@ -385,7 +386,7 @@ def test_the_runner_runs_definitions_value_cells_then_cases(monkeypatch, tmp_pat
         "value_demo",
         "99-demo",
         ("total", "double"),
-        (10, lambda x: 2 * x),
+        __name__,
         lambda seed: [Case("la somme, doublée", lambda total, double: plain(double(total)))],
         cells=("answer",),
     )

@@ -41,7 +41,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .. import exercises
 from ..exercises import REGISTRY, exercise
 from ..isolation import ERROR, VALUE, Outcome, run_call, run_here
 from .program import COMPILE_FLAGS, CodeCell, definitions, parse, value_cells
@@ -101,17 +100,9 @@ class Runner:
 
 
 def forget_references() -> None:
-    """Make the references unreachable from the student's code: the registry is emptied and every name bound
-    to a reference in the lesson modules is deleted (the cases' calls never use them; judges, which may, run
-    in the grader). What stays reachable is the package's own code, which the answers scan watches."""
-    references = {id(ref): ref for item in REGISTRY.values() for ref in item.references if callable(ref)}
-    for name, module in list(sys.modules.items()):
-        if name.startswith(f"{exercises.__name__}.") or name == exercises.__name__:
-            namespace = vars(module)
-            for key in [key for key, value in namespace.items() if id(value) in references]:
-                del namespace[key]
+    """Empty the registry: the student's code finds no exercise in it (the references are never imported here:
+    `Exercise.references` imports them on demand, and the runner does not ask)."""
     REGISTRY.clear()
-    references.clear()
     gc.collect()
 
 
