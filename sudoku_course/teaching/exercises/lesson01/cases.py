@@ -3,7 +3,7 @@ a whole generation run by the loop `evolve`, success rates and time ratios, and 
 
 Each make_cases(seed) gives the public cases for seed None and cases drawn from the seed otherwise. The
 operators and the generation are judged on properties of their outputs (rows still permutations, givens
-kept, elites copied, children new, input untouched) and on an outcome (the loop `evolve` solves the témoin
+kept, elites copied, children new, inputs untouched) and on an outcome (the loop `evolve` solves the témoin
 with the student's generation). Randomness is judged from outputs too: each function runs twice with the
 same generator, the global generators of numpy and Python seeded differently before each run, and once with
 another seed; the first two outputs must agree, the third must differ.
@@ -27,12 +27,14 @@ from ..common import (
     case_rng,
     close,
     french,
+    inputs_after,
     is_number,
     kind_of,
     row_permuted_state,
     seed_global_generators,
     temoin,
     temoin_solution,
+    unchanged,
 )
 from .provided import BUDGET, POPULATION_SIZE, evolve, population_costs, random_population
 
@@ -70,6 +72,17 @@ def as_array(output: Plain, shape: tuple[int, ...]) -> tuple[np.ndarray | None, 
     return array, None
 
 
+def three_runs(seed: int) -> tuple[tuple[int, int], ...]:
+    """(seed of the global generators, seed of the generator received) of the three runs `same_and_other`
+    judges: the same generator twice, the global generators seeded differently, then another generator."""
+    return (1, seed), (2, seed), (3, seed + 1)
+
+
+def kept_in_every_run(output: Plain, *inputs: np.ndarray) -> bool:
+    """True if every run of the call left its copies of `inputs` unchanged (`output["after"]`, one per run)."""
+    return all(unchanged(after, *inputs) for after in output["after"])
+
+
 def same_and_other(runs: Sequence[Plain], other_must_differ: bool = True) -> str | None:
     """Judge three runs: the same generator twice (globals seeded differently), then another seed."""
     if runs[0] != runs[1]:
@@ -84,22 +97,24 @@ def same_and_other(runs: Sequence[Plain], other_must_differ: bool = True) -> str
 
 # ------------------------------------------------------------ 1: weighted fitness
 def _penalty(cells: np.ndarray, weights: tuple[float, float, float]) -> Callable[..., Plain]:
-    """A call: the penalty of a copy of the grid, and whether the copy came back unchanged."""
+    """A call: the penalty of a copy of the grid, and the copy after the call."""
     w_row, w_col, w_box = (float(weight) for weight in weights)
 
     def call(function: Callable) -> Plain:
         given = cells.copy()
         penalty = plain(function(given, w_row=w_row, w_col=w_col, w_box=w_box))
-        return {"penalty": penalty, "kept": bool(np.array_equal(given, cells))}
+        return {"penalty": penalty, "after": inputs_after(given)}
 
     return call
 
 
-def _penalty_judge(weights: tuple[float, float, float], solved: bool) -> Callable[[Plain], str | None]:
+def _penalty_judge(
+    cells: np.ndarray, weights: tuple[float, float, float], solved: bool
+) -> Callable[[Plain], str | None]:
     """The grid unchanged; a number, never negative; 0 for a solved grid or zero weights."""
 
     def judge(run: Plain) -> str | None:
-        if not run["kept"]:
+        if not unchanged(run["after"], cells):
             return "la grille reçue a été modifiée : une fitness note une grille sans rien y changer"
         output = run["penalty"]
         if not is_number(output):
@@ -143,7 +158,13 @@ def weighted_fitness_cases(seed: int | None) -> list[Case]:
             label = f"une grille {size} x {size} remplie au hasard, poids ({' ; '.join(map(french, weights))})"
             grids.append((label, rng.integers(1, size + 1, size=(size, size)), weights, False))
     return [
-        Case(label, _penalty(cells, weights), _penalty_judge(weights, solved), agree=close, disagree=WEIGHTED_DISAGREE)
+        Case(
+            label,
+            _penalty(cells, weights),
+            _penalty_judge(cells, weights, solved),
+            agree=close,
+            disagree=WEIGHTED_DISAGREE,
+        )
         for label, cells, weights, solved in grids
     ]
 
@@ -178,7 +199,7 @@ def _mutations(offspring: np.ndarray, segments: list[np.ndarray], seed: int) -> 
 
     def call(function: Callable) -> Plain:
         runs = []
-        for global_seed, ga_seed in ((1, seed), (2, seed), (3, seed + 1)):
+        for global_seed, ga_seed in three_runs(seed):
             seed_global_generators(global_seed)
             runs.append(plain(np.asarray(function(offspring.copy(), ga_instance(ga_seed), list(segments)))))
         return runs
@@ -260,17 +281,17 @@ def swap_mutation_cases(seed: int | None) -> list[Case]:
 
 # ------------------------------------------------------------ 3: uniform crossover (PyGAD operator)
 def _crossovers(parents: np.ndarray, count: int, segments: list[np.ndarray], seed: int) -> Callable[..., Plain]:
-    """A call: whether the parents came back unchanged, and the children of three runs (see `same_and_other`)."""
+    """A call: the parents after each run, and the children of three runs (see `same_and_other`)."""
 
     def call(function: Callable) -> Plain:
-        runs, kept = [], True
-        for global_seed, ga_seed in ((1, seed), (2, seed), (3, seed + 1)):
+        runs, after = [], []
+        for global_seed, ga_seed in three_runs(seed):
             seed_global_generators(global_seed)
             given = parents.copy()
             children = function(given, (count, parents.shape[1]), ga_instance(ga_seed), list(segments))
             runs.append(plain(np.asarray(children)))
-            kept = kept and bool(np.array_equal(given, parents))
-        return {"kept": kept, "runs": runs}
+            after.append(inputs_after(given))
+        return {"after": after, "runs": runs}
 
     return call
 
@@ -280,7 +301,7 @@ def _uniform(parents: np.ndarray, count: int, segments: Sequence[np.ndarray], mi
     fifth of the children at least mixing two parents, `min_parents` parents used, reproducible."""
 
     def judge(output: Plain) -> str | None:
-        if not output["kept"]:
+        if not kept_in_every_run(output, parents):
             return "les parents ont été modifiés : un croisement doit créer de nouveaux enfants"
         children, problem = as_array(output["runs"][0], (count, parents.shape[1]))
         if problem:
@@ -324,7 +345,7 @@ def _children_sources(
 ) -> tuple[np.ndarray | None, str | None]:
     """The parent each segment of each child of the first run comes from, or the problem that prevents it
     (parents changed, wrong shape, a segment from no parent: `nobody`)."""
-    if not output["kept"]:
+    if not kept_in_every_run(output, parents):
         return None, "les parents ont été modifiés : un croisement doit créer de nouveaux enfants"
     children, problem = as_array(output["runs"][0], (count, parents.shape[1]))
     if problem:
@@ -452,23 +473,23 @@ def uniform_crossover_cases(seed: int | None) -> list[Case]:
 
 # ------------------------------------------------------------ 4: tournament selection
 def _tournaments(costs: np.ndarray, count: int, size: int, seed: int) -> Callable[..., Plain]:
-    """A call: whether the costs came back unchanged, and the winners of three runs (see `same_and_other`)."""
+    """A call: the costs after each run, and the winners of three runs (see `same_and_other`)."""
 
     def call(function: Callable) -> Plain:
-        runs, kept = [], True
-        for global_seed, rng_seed in ((1, seed), (2, seed), (3, seed + 1)):
+        runs, after = [], []
+        for global_seed, rng_seed in three_runs(seed):
             seed_global_generators(global_seed)
             given = costs.copy()
             runs.append(plain(np.asarray(function(given, count, np.random.default_rng(rng_seed), size=size))))
-            kept = kept and bool(np.array_equal(given, costs))
-        return {"kept": kept, "runs": runs}
+            after.append(inputs_after(given))
+        return {"after": after, "runs": runs}
 
     return call
 
 
 def _winners(output: Plain, costs: np.ndarray, count: int) -> tuple[np.ndarray | None, str | None]:
     """The winners of the first run as an array, or the reason they are not `count` indices of the population."""
-    if not output["kept"]:
+    if not kept_in_every_run(output, costs):
         return None, "le tableau des coûts a été modifié : une sélection ne doit rien changer à ce qu'elle reçoit"
     winners, problem = as_array(output["runs"][0], (count,))
     if problem:
@@ -584,18 +605,18 @@ def tournament_cases(seed: int | None) -> list[Case]:
 def _generations(
     population: np.ndarray, givens: np.ndarray, elitism: int, seed: int, box_size: int = 3
 ) -> Callable[..., Plain]:
-    """A call: whether the inputs came back unchanged, and the new populations of three runs."""
+    """A call: the population and costs after each run, and the new populations of three runs."""
     costs = population_costs(population, box_size)
 
     def call(function: Callable) -> Plain:
-        runs, kept = [], True
-        for global_seed, rng_seed in ((1, seed), (2, seed), (3, seed + 1)):
+        runs, after = [], []
+        for global_seed, rng_seed in three_runs(seed):
             seed_global_generators(global_seed)
             given, given_costs = population.copy(), costs.copy()
             rng = np.random.default_rng(rng_seed)
             runs.append(plain(np.asarray(function(given, given_costs, givens.copy(), rng, elitism=elitism))))
-            kept = kept and bool(np.array_equal(given, population) and np.array_equal(given_costs, costs))
-        return {"kept": kept, "runs": runs}
+            after.append(inputs_after(given, given_costs))
+        return {"after": after, "runs": runs}
 
     return call
 
@@ -660,7 +681,7 @@ def _generation_judge(population: np.ndarray, givens: np.ndarray, elitism: int, 
     costs = population_costs(population, box_size)
 
     def judge(output: Plain) -> str | None:
-        if not output["kept"]:
+        if not kept_in_every_run(output, population, costs):
             return "la population ou les coûts reçus ont été modifiés : travaillez sur des copies"
         new, problem = as_array(output["runs"][0], population.shape)
         return (
