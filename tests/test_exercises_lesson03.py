@@ -3,7 +3,6 @@ and the provided swarm loop solves the témoin with the reference step."""
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import math
 import statistics
@@ -639,22 +638,3 @@ WRONG = {
 
 def test_every_exercise_has_three_wrong_answers():
     assert set(WRONG) == set(REFERENCES) and all(len(wrongs) >= 3 for wrongs in WRONG.values())
-
-
-def resolved(dotted: str):
-    """The object a dotted name such as "package.module.Class.method" names."""
-    parts = dotted.split(".")
-    for cut in range(len(parts) - 1, 0, -1):
-        try:
-            target = importlib.import_module(".".join(parts[:cut]))
-        except ModuleNotFoundError:
-            continue
-        for part in parts[cut:]:
-            target = getattr(target, part)
-        return target
-    raise ModuleNotFoundError(dotted)
-
-
-@pytest.mark.parametrize("item", lesson_exercises("03-essaim-particulaire"), ids=lambda item: item.name)
-def test_the_answers_named_by_each_exercise_exist(item):
-    assert all(callable(resolved(name)) for name in item.answers)

@@ -71,6 +71,7 @@ from .reading import (
 )
 from .reports import write_atomically, write_feedback, write_tables
 from .sandbox import Limits, Sandbox, SandboxUnavailable, course_folder, probe, remove_cgroups, take_slot
+from .view import package_view
 
 SECRET_ENV = "SUDOKU_COURSE_SECRET"
 SECRET_FILE_ENV = "SUDOKU_COURSE_SECRET_FILE"
@@ -338,19 +339,21 @@ def grade(
     )
     say(message)
     hidden = [course_folder(), submissions_dir, master_dir, *outputs.folders(), Path.cwd(), Path.home()]
-    sandbox = Sandbox(tuple(hidden + ([secret_path] if secret_path else [])), sandboxed, limits or Limits())
-    if sandboxed:
+    with package_view() as package:
+        hidden += [secret_path] if secret_path else []
+        sandbox = Sandbox(tuple(hidden), sandboxed, limits or Limits(), package)
+        if sandboxed:
+            try:
+                probe(sandbox)
+            except SandboxUnavailable as error:
+                raise GradingError(f"{error}; to grade without a sandbox anyway, pass --no-sandbox") from None
+        else:
+            say(NO_SANDBOX_WARNING)
+        run = Run(sandbox, settings or Settings(), max(1, jobs), progress)
         try:
-            probe(sandbox)
-        except SandboxUnavailable as error:
-            raise GradingError(f"{error}; to grade without a sandbox anyway, pass --no-sandbox") from None
-    else:
-        say(NO_SANDBOX_WARNING)
-    run = Run(sandbox, settings or Settings(), max(1, jobs), progress)
-    try:
-        results = _grade_students(run, masters, students, secret, say)
-    finally:
-        remove_cgroups(os.getpid())
+            results = _grade_students(run, masters, students, secret, say)
+        finally:
+            remove_cgroups(os.getpid())
     _write(results, masters, students, outputs, say)
     if not sandboxed:
         say(NO_SANDBOX_WARNING)

@@ -111,7 +111,9 @@ class _Plan:
     def __init__(self, cells: list[CodeCell], items: list[Exercise], seed: int | None, settings: Settings) -> None:
         self.chunks = definitions(cells)
         self.items = {item.name: item for item in items}
-        self.cases = {item.name: item.cases(seed) for item in items}
+        self.prepared = {item.name: item.prepared(seed) for item in items if item.prepare}
+        """Data the cases of some exercises need and only a reference makes: computed here, sent to the runner."""
+        self.cases = {item.name: item.cases(seed, self.prepared.get(item.name)) for item in items}
         self.settings = settings
         self.pending: list[tuple] = []
         for item in items:
@@ -230,7 +232,7 @@ def run_plan(plan: _Plan, cells: list[CodeCell], seed: int | None, sandbox: Sand
                 )
                 break
             steps = plan.steps()
-            request = {"seed": seed, "steps": [plan.request(step) for step in steps]}
+            request = {"seed": seed, "prepared": plan.prepared, "steps": [plan.request(step) for step in steps]}
             runner = sandbox.start(cells_file, request, log, sent)
             try:
                 for index, step in enumerate(steps):

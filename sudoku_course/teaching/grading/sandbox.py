@@ -6,7 +6,9 @@ On Linux the sandbox is bubblewrap (Debian package `bubblewrap`, command
 - the paths the grader hides (the course folder, the submissions, the
   solutions, the outputs, the secret, the grader's working and home
   folders): empty and read-only, with the Python environment and the
-  `sudoku_course` package put back read-only;
+  puzzle banks put back read-only;
+- the `sudoku_course` package as the grader's copy without the reference
+  answers (`view`), mounted read-only where the package is;
 - a fresh, size-limited `/tmp` holding the scratch copy of the submission's
   code cells (read-only) and a home folder for caches (numba, matplotlib);
 - its own PID, network, IPC, user and UTS namespaces: no network, no view of
@@ -50,10 +52,10 @@ from pathlib import Path
 
 import psutil
 
-import sudoku_course
 import sudoku_course.banks
 
 from ..isolation import CRASH, ERROR, TIMEOUT, VALUE, Outcome
+from .view import package_folder
 
 TOOL = "bwrap"
 SCRATCH = Path("/tmp")
@@ -111,16 +113,16 @@ def _inside(path: Path, folder: Path) -> bool:
 
 
 def kept_paths() -> tuple[Path, ...]:
-    """What the runner needs read-only even inside a hidden folder: the package, its puzzle banks (an editable
-    install maps `sudoku_course.banks` to the course's `puzzles/` folder) and the Python environment."""
-    package = Path(sudoku_course.__file__).resolve().parent
+    """What the runner needs read-only even inside a hidden folder: the package (seen as its copy without the
+    references), its puzzle banks (an editable install maps `sudoku_course.banks` to the course's `puzzles/`
+    folder) and the Python environment."""
     banks = [Path(p) for p in sudoku_course.banks.__path__]
-    return tuple(dict.fromkeys(Path(p).resolve() for p in (package, *banks, sys.prefix, sys.base_prefix)))
+    return tuple(dict.fromkeys(Path(p).resolve() for p in (package_folder(), *banks, sys.prefix, sys.base_prefix)))
 
 
 def course_folder() -> Path:
     """The folder holding the `sudoku_course` package (the course, for an editable install)."""
-    return Path(sudoku_course.__file__).resolve().parent.parent
+    return package_folder().parent
 
 
 # ------------------------------------------------------------ one user and one cgroup per job slot
@@ -214,6 +216,9 @@ class Sandbox:
     hidden: tuple[Path, ...] = ()
     enabled: bool = True
     limits: Limits = field(default_factory=Limits)
+    package: Path | None = None
+    """The copy of the package without the references (`view.package_view`) that bubblewrap shows in place of
+    the package; needed when `enabled`."""
 
     def environment(self, home: str) -> dict[str, str]:
         """The runner's whole environment: nothing of the grader's but a few harmless settings."""
@@ -245,7 +250,8 @@ class Sandbox:
         return sorted(hidden, key=lambda p: len(p.parts))
 
     def _hiding(self) -> list[str]:
-        """bubblewrap options hiding the hidden paths, putting the kept paths back, and making it all read-only."""
+        """bubblewrap options hiding the hidden paths, putting the kept paths back (the package as its copy
+        without the references, last, so that nothing mounts over it), and making it all read-only."""
         kept = kept_paths()
         hidden = self._hidden_paths(kept)
         folders = {p for p in hidden if p.is_dir()}
@@ -253,14 +259,15 @@ class Sandbox:
         inner = [p for p in hidden if p not in outer and any(_inside(p, k) for k in kept)]  # inside what comes back
         options = [option for path in outer for option in _hide(path, path in folders)]
         holders = [folder for folder in outer if folder in folders] + [SCRATCH]  # /tmp is a fresh tmpfs too
-        for path in kept:
+        package = package_folder()
+        for path in [*(path for path in kept if path != package), package]:
             holder = next((folder for folder in holders if _inside(path, folder)), None)
-            if holder is None:
+            if holder is None and path != package:
                 continue
             for parent in reversed(path.parents):  # folders that a root grader's runner (nobody) can walk through
-                if holder in parent.parents:
+                if holder is not None and holder in parent.parents:
                     options += ["--perms", "0755", "--dir", str(parent)]
-            options += ["--ro-bind", str(path), str(path)]
+            options += ["--ro-bind", str(self.package if path == package else path), str(path)]
         options += [option for path in inner for option in _hide(path, path in folders)]
         return options + [option for path in outer + inner if path in folders for option in ("--remount-ro", str(path))]
 
@@ -271,6 +278,8 @@ class Sandbox:
             home = cells_file.parent / "home"
             home.mkdir(exist_ok=True)
             return python, self.environment(str(home)), cells_file.parent
+        if self.package is None:
+            raise ValueError("a sandbox shows the package without its references: give it package_view()'s copy")
         namespaces, user = _namespaces_and_user()
         options = [TOOL, *namespaces, "--die-with-parent", "--new-session", "--clearenv"]
         options += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
