@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from sudoku_course.teaching.grading import view
-from sudoku_course.teaching.grading.judging import Settings
 from sudoku_course.teaching.grading.program import CodeCell, definitions
-from sudoku_course.teaching.grading.sandbox import UID_BASE, Limits, Sandbox, course_folder, parse_message, probe
+from sudoku_course.teaching.grading.sandbox import UID_BASE, Sandbox, course_folder, parse_message, probe
+from sudoku_course.teaching.grading.settings import GradingSettings
 from sudoku_course.teaching.isolation import CRASH, ERROR, TIMEOUT, VALUE, Outcome
 
 
@@ -291,7 +291,7 @@ def test_no_network_no_grader_processes_and_a_cleared_environment(bubblewrap, se
 
 
 def test_memory_is_limited_and_a_case_that_runs_out_costs_itself_only(bubblewrap, tmp_path, package_view):
-    sandbox = Sandbox(package=package_view, limits=Limits(memory_mb=1024))
+    sandbox = Sandbox(package=package_view, settings=GradingSettings(memory_mb=1024))
     outcome = run_probe("def box_index(row, col, box_size=3):\n    return len(bytearray(3 << 30))", sandbox, tmp_path)[
         -1
     ]
@@ -353,7 +353,7 @@ def test_a_flood_on_the_answer_channel_is_a_crash_of_that_step(bubblewrap, tmp_p
                     pass
             return 0
         """,
-        Sandbox(package=package_view, limits=Limits(output_mb=4)),
+        Sandbox(package=package_view, settings=GradingSettings(output_mb=4)),
         tmp_path,
     )
     assert outcomes[-1].kind == CRASH
@@ -399,7 +399,7 @@ def test_each_job_slot_has_its_own_user_so_a_fork_hog_does_not_starve_another_sa
     root_only()
     from sudoku_course.teaching.grading import sandbox as sandboxes
 
-    limits = Limits()
+    limits = GradingSettings()
     runners = {}
     for slot, body in ((0, HOG), (1, "def box_index(row, col, box_size=3):\n    return 0")):
         sandboxes._slot = slot
@@ -408,7 +408,7 @@ def test_each_job_slot_has_its_own_user_so_a_fork_hog_does_not_starve_another_sa
         cells_file = folder / "submission.json"
         cells = [CodeCell(0, "probe", (), textwrap.dedent(body))]
         cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
-        sandbox = Sandbox(package=package_view, limits=limits)
+        sandbox = Sandbox(package=package_view, settings=limits)
         sandbox.own_scratch(cells_file)
         steps = [["setup"], *(["chunk", j] for j in range(len(definitions(cells)))), ["case", "box_index", 0, 30]]
         runners[slot] = (sandbox.start(cells_file, {"seed": None, "steps": steps}, folder / "log"), len(steps))
@@ -428,7 +428,7 @@ def test_a_sandbox_has_its_own_cgroup_bounding_its_processes_and_memory(bubblewr
     root_only()
     from sudoku_course.teaching.grading.sandbox import cgroups, remove_cgroups
 
-    limits = Limits(memory_mb=600)
+    limits = GradingSettings(memory_mb=600)
     remove_cgroups(os.getpid())  # fresh groups: none left over by an earlier test of this worker
     groups = cgroups(limits)
     if not groups:
@@ -448,7 +448,7 @@ def test_a_sandbox_has_its_own_cgroup_bounding_its_processes_and_memory(bubblewr
                 children.append(pid)
             return sorted(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children)
         """,
-        Sandbox(package=package_view, limits=limits),
+        Sandbox(package=package_view, settings=limits),
         tmp_path,
     )[-1]
     assert any((group / "pids.max").read_text().strip() == str(limits.processes) for group in groups)
@@ -484,20 +484,20 @@ def test_scratch_copies_are_private_even_when_tmpdir_is_not_tmp(bubblewrap, tmp_
 
 
 # ------------------------------------------------------------ the grader stays bounded
-def grade_demo(source: str, limits: Limits, settings: Settings):
-    from sudoku_course.teaching.grading.judging import grade_cells
+def grade_demo(source: str, settings: GradingSettings):
+    from sudoku_course.teaching.grading import grade_notebook
+    from sudoku_course.teaching.grading.plan import GradingPlan, Task
 
     cells = [CodeCell(0, "exercise-1", (), textwrap.dedent(source))]
-    return grade_cells(
-        "demo", "00-environnement", cells, ["box_index"], None, Sandbox(enabled=False, limits=limits), settings
-    )
+    task = Task("demo", "00-environnement", cells, ["box_index"], None)
+    return grade_notebook(task, GradingPlan(Sandbox(enabled=False, settings=settings)))
 
 
 def test_answers_too_large_are_refused_per_case_and_per_notebook():
     big = "def box_index(row, col, box_size=3):\n    return [0] * 600_000\n"  # 1.8 MB of JSON per answer
-    (item,) = grade_demo(big, Limits(answer_mb=1, output_mb=64), Settings()).exercises
+    (item,) = grade_demo(big, GradingSettings(answer_mb=1, output_mb=64)).exercises
     assert {case.detail for case in item.cases} == {"le calcul a été arrêté : réponse de plus de 1 Mo"}
-    (item,) = grade_demo(big, Limits(answer_mb=2, output_mb=5), Settings()).exercises
+    (item,) = grade_demo(big, GradingSettings(answer_mb=2, output_mb=5)).exercises
     details = [case.detail for case in item.cases]
     assert details[:2] == ["la fonction doit renvoyer un entier, pas une liste"] * 2  # two answers fit in 5 MB
     assert details[2] == "le calcul a été arrêté : réponses de plus de 5 Mo en tout pour ce notebook"
@@ -517,7 +517,7 @@ def test_definitions_are_bounded_in_total_across_restarts():
         os.kill(os.getppid(), 9)  # kills the runner: every case restarts it, loading the definitions again
     """
     started = time.monotonic()
-    result = grade_demo(slow, Limits(), Settings(definition_limit=5, definitions_total=8))
+    result = grade_demo(slow, GradingSettings(definition_limit=5, definitions_total=8))
     assert time.monotonic() - started < 40
     assert any("les définitions ont pris plus de 8 s en tout" in note for note in result.notes)
     assert result.status == "timeout"
