@@ -179,39 +179,40 @@ def crossover_in_place(parents, offspring_size, ga_instance, segments):
 
 
 # ------------------------------------------------------------ tournament_selection
-def worst_wins(costs, count, rng, size=3):
-    contestants = [rng.choice(len(costs), size=size, replace=False) for _ in range(count)]
+def worst_wins(costs, count, rng, tournament_size=3):
+    contestants = [rng.choice(len(costs), size=tournament_size, replace=False) for _ in range(count)]
     return np.array([c[np.argmax(costs[c])] for c in contestants])
 
 
-def position_among_contestants(costs, count, rng, size=3):
-    return np.array([np.argmin(costs[rng.choice(len(costs), size=size, replace=False)]) for _ in range(count)])
+def position_among_contestants(costs, count, rng, tournament_size=3):
+    draws = [rng.choice(len(costs), size=tournament_size, replace=False) for _ in range(count)]
+    return np.array([np.argmin(costs[contestants]) for contestants in draws])
 
 
-def tournament_with_global_random(costs, count, rng, size=3):
-    return lesson01.tournament_selection(costs, count, np.random.default_rng(np.random.randint(1000)), size)
+def tournament_with_global_random(costs, count, rng, tournament_size=3):
+    return lesson01.tournament_selection(costs, count, np.random.default_rng(np.random.randint(1000)), tournament_size)
 
 
-def first_individual_of_the_best_cost(costs, count, rng, size=3):
-    contestants = [rng.choice(len(costs), size=size, replace=False) for _ in range(count)]
+def first_individual_of_the_best_cost(costs, count, rng, tournament_size=3):
+    contestants = [rng.choice(len(costs), size=tournament_size, replace=False) for _ in range(count)]
     return np.array([list(costs).index(costs[c].min()) for c in contestants])  # may be a non-participant
 
 
-def contestants_with_replacement(costs, count, rng, size=3):
-    contestants = rng.integers(len(costs), size=(count, size))
+def contestants_with_replacement(costs, count, rng, tournament_size=3):
+    contestants = rng.integers(len(costs), size=(count, tournament_size))
     return contestants[np.arange(count), np.argmin(costs[contestants], axis=1)]
 
 
-def the_best_ones(costs, count, rng, size=3):
+def the_best_ones(costs, count, rng, tournament_size=3):
     return np.resize(np.argsort(costs), count)
 
 
-def one_contestant_more(costs, count, rng, size=3):
-    return lesson01.tournament_selection(costs, count, rng, min(size + 1, len(costs)))
+def one_contestant_more(costs, count, rng, tournament_size=3):
+    return lesson01.tournament_selection(costs, count, rng, min(tournament_size + 1, len(costs)))
 
 
-def sorts_the_costs(costs, count, rng, size=3):
-    winners = lesson01.tournament_selection(costs, count, rng, size)
+def sorts_the_costs(costs, count, rng, tournament_size=3):
+    winners = lesson01.tournament_selection(costs, count, rng, tournament_size)
     costs.sort()
     return winners
 

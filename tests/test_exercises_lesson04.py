@@ -272,31 +272,31 @@ def test_an_interval_from_sorted_ranks_passes(passes):
 
 
 # ------------------------------------------------------------ cross_study
-def source_rule(puzzle, seeds=SEEDS, population=40, generations=200):
-    design = CrossDesign({"grille": puzzle}, seeds=tuple(seeds), population=population, generations=generations)
+def source_rule(puzzle, seeds=SEEDS, population_size=40, max_iterations=200):
+    design = CrossDesign({"grille": puzzle}, seeds=tuple(seeds), population=population_size, generations=max_iterations)
     table = cross_table(run_design(design, progress=False))
     return table, verdict(table)
 
 
-def protocol_seeds_always(puzzle, seeds=SEEDS, population=40, generations=200):
-    return lesson04.cross_study(puzzle, SEEDS[: len(seeds)], population, generations)
+def protocol_seeds_always(puzzle, seeds=SEEDS, population_size=40, max_iterations=200):
+    return lesson04.cross_study(puzzle, SEEDS[: len(seeds)], population_size, max_iterations)
 
 
-def refuses_nothing(puzzle, seeds=SEEDS, population=40, generations=200):
+def refuses_nothing(puzzle, seeds=SEEDS, population_size=40, max_iterations=200):
     try:
-        return lesson04.cross_study(puzzle, seeds, population, generations)
+        return lesson04.cross_study(puzzle, seeds, population_size, max_iterations)
     except ValueError:
         return None
 
 
-def runs_not_table(puzzle, seeds=SEEDS, population=40, generations=200):
-    design = CrossDesign({"grille": puzzle}, seeds=tuple(seeds), population=population, generations=generations)
+def runs_not_table(puzzle, seeds=SEEDS, population_size=40, max_iterations=200):
+    design = CrossDesign({"grille": puzzle}, seeds=tuple(seeds), population=population_size, generations=max_iterations)
     runs = run_design(design, progress=False)
     return runs, effects_verdict(bootstrap_effects(runs))
 
 
-def effects_not_verdict(puzzle, seeds=SEEDS, population=40, generations=200):
-    design = CrossDesign({"grille": puzzle}, seeds=tuple(seeds), population=population, generations=generations)
+def effects_not_verdict(puzzle, seeds=SEEDS, population_size=40, max_iterations=200):
+    design = CrossDesign({"grille": puzzle}, seeds=tuple(seeds), population=population_size, generations=max_iterations)
     runs = run_design(design, progress=False)
     return cross_table(runs), bootstrap_effects(runs)
 

@@ -480,7 +480,9 @@ def _tournaments(costs: np.ndarray, count: int, size: int, seed: int) -> Callabl
         for global_seed, rng_seed in three_runs(seed):
             seed_global_generators(global_seed)
             given = costs.copy()
-            runs.append(plain(np.asarray(function(given, count, np.random.default_rng(rng_seed), size=size))))
+            runs.append(
+                plain(np.asarray(function(given, count, np.random.default_rng(rng_seed), tournament_size=size)))
+            )
             after.append(inputs_after(given))
         return {"after": after, "runs": runs}
 

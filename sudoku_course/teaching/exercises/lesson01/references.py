@@ -50,10 +50,12 @@ def uniform_crossover(parents: np.ndarray, offspring_size: tuple[int, int], ga_i
     return children
 
 
-def tournament_selection(costs: np.ndarray, count: int, rng: np.random.Generator, size: int = 3) -> np.ndarray:
-    """Reference: `count` indices, each the lowest-cost of `size` distinct individuals drawn at random."""
-    # the first `size` individuals of a random order are `size` distinct individuals drawn at random
-    contestants = np.argsort(rng.random((count, len(costs))), axis=1)[:, :size]
+def tournament_selection(
+    costs: np.ndarray, count: int, rng: np.random.Generator, tournament_size: int = 3
+) -> np.ndarray:
+    """Reference: `count` indices, each the lowest-cost of `tournament_size` distinct individuals drawn at random."""
+    # the first `tournament_size` individuals of a random order are as many distinct individuals drawn at random
+    contestants = np.argsort(rng.random((count, len(costs))), axis=1)[:, :tournament_size]
     return contestants[np.arange(count), np.argmin(costs[contestants], axis=1)]
 
 

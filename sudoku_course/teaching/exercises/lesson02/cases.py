@@ -685,21 +685,21 @@ def _pair(output: Plain) -> str | None:
 COOL = "sans stagnation suffisante, il faut refroidir (temperature * alpha) et garder le compte"
 
 
-REHEAT = "après patience chaînes sans progrès, il faut réchauffer à reheat_factor * t0 et remettre le compte à 0"
+REHEAT = "après stagnation chaînes sans progrès, il faut réchauffer à reheat_factor * t0 et remettre le compte à 0"
 
 
 def next_temperature_cases(seed: int | None) -> list[Case]:
-    schedule = {"t0": 2.0, "alpha": 0.9, "patience": 10, "reheat_factor": 0.5}
+    schedule = {"t0": 2.0, "alpha": 0.9, "stagnation": 10, "reheat_factor": 0.5}
     settings = [
         ("pas de stagnation : on refroidit", 1.2, 0, schedule, COOL),
-        ("stagnation en dessous de la patience : on refroidit, le compte reste", 0.5, 9, schedule, COOL),
-        ("patience atteinte exactement : on réchauffe et le compte repart de 0", 0.5, 10, schedule, REHEAT),
-        ("patience dépassée, température très basse : on réchauffe", 0.001, 25, schedule, REHEAT),
+        ("stagnation en dessous du seuil : on refroidit, le compte reste", 0.5, 9, schedule, COOL),
+        ("seuil de stagnation atteint exactement : on réchauffe et le compte repart de 0", 0.5, 10, schedule, REHEAT),
+        ("seuil de stagnation dépassé, température très basse : on réchauffe", 0.001, 25, schedule, REHEAT),
         (
             "réchauffement complet (facteur 1) : retour à t0",
             0.3,
             4,
-            schedule | {"patience": 4, "reheat_factor": 1.0},
+            schedule | {"stagnation": 4, "reheat_factor": 1.0},
             REHEAT,
         ),
     ]
@@ -708,13 +708,19 @@ def next_temperature_cases(seed: int | None) -> list[Case]:
         drawn = {
             "t0": round(float(rng.uniform(1, 5)), 2),
             "alpha": round(float(rng.uniform(0.8, 0.99)), 3),
-            "patience": int(rng.integers(3, 30)),
+            "stagnation": int(rng.integers(3, 30)),
             "reheat_factor": round(float(rng.uniform(0.2, 0.9)), 2),
         }
         temperature = round(float(rng.uniform(0.01, 1)), 3)
         settings += [
-            ("paramètres tirés au hasard, patience atteinte", temperature, drawn["patience"], drawn, REHEAT),
-            ("paramètres tirés au hasard, un cran sous la patience", temperature, drawn["patience"] - 1, drawn, COOL),
+            (
+                "paramètres tirés au hasard, seuil de stagnation atteint",
+                temperature,
+                drawn["stagnation"],
+                drawn,
+                REHEAT,
+            ),
+            ("paramètres tirés au hasard, un cran sous le seuil", temperature, drawn["stagnation"] - 1, drawn, COOL),
         ]
     return [
         Case(label, calling(temperature, stale, **kwargs), _pair, agree=close, disagree=sentence)
@@ -766,13 +772,13 @@ def _reheating(temperature: float, stale: int, acceptance: float) -> tuple[float
     return (2.0, 0) if stale >= 3 else (temperature * 0.7, stale)
 
 
-def _ruled(t0: float, max_chains: int, **_) -> Extra:
+def _ruled(t0: float, max_iterations: int, **_) -> Extra:
     """Extra judge: the run used its rule as the statement says (from the calls the spy recorded)."""
 
     def extra(run: dict, initial: int) -> str | None:
         trace, calls, cost = run["trace"], run["calls"], run["cost"]
-        if len(trace) > max_chains or (cost > 0 and len(trace) < max_chains):
-            return "sans résoudre la grille, la recherche doit faire exactement max_chains chaînes"
+        if len(trace) > max_iterations or (cost > 0 and len(trace) < max_iterations):
+            return "sans résoudre la grille, la recherche doit faire exactement max_iterations chaînes"
         if trace and not math.isclose(trace[0]["temperature"], t0):
             return "la première chaîne doit se faire à la température t0"
         if len(calls) not in (len(trace) - 1, len(trace)):
@@ -799,10 +805,10 @@ def anneal_with_rule_cases(seed: int | None) -> list[Case]:
     """The témoin solved at least 4 times in 5 with a geometric rule; a reheating rule followed call by call."""
     seeds, medium, t0 = _drawn(seed)
     temoin_puzzle, small, solved = temoin(), _small_puzzle(), temoin_solution()
-    fast = {"t0": t0, "chain_length": 360, "max_chains": 60}
-    reheated = {"t0": 0.5, "chain_length": 50, "max_chains": 20}
-    single = {"t0": 1.0, "chain_length": 1, "max_chains": 20}
-    tiny = {"t0": 1.0, "chain_length": 20, "max_chains": 30}
+    fast = {"t0": t0, "chain_length": 360, "max_iterations": 60}
+    reheated = {"t0": 0.5, "chain_length": 50, "max_iterations": 20}
+    single = {"t0": 1.0, "chain_length": 1, "max_iterations": 20}
+    tiny = {"t0": 1.0, "chain_length": 20, "max_iterations": 30}
     same_and_other = _same_and_other(medium, seeds[5], seeds[6])
     cases = [
         (

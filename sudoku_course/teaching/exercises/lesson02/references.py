@@ -91,10 +91,10 @@ def linear_cooling(t0: float, t_min: float, steps: int) -> list[float]:
 
 
 def next_temperature(
-    temperature: float, stale: int, *, t0: float, alpha: float, patience: int, reheat_factor: float
+    temperature: float, stale: int, *, t0: float, alpha: float, stagnation: int, reheat_factor: float
 ) -> tuple[float, int]:
-    """Reference: reheat to reheat_factor * t0 after `patience` stale chains, otherwise cool by alpha."""
-    if stale >= patience:
+    """Reference: reheat to reheat_factor * t0 after `stagnation` stale chains, otherwise cool by alpha."""
+    if stale >= stagnation:
         return reheat_factor * t0, 0
     return temperature * alpha, stale
 
@@ -116,15 +116,15 @@ def anneal_with_rule(
     *,
     t0: float,
     chain_length: int,
-    max_chains: int,
+    max_iterations: int,
 ) -> tuple[SudokuGrid, int, list[dict]]:
     """Reference: the loop of `anneal`, where rule(temperature, stale, acceptance) -> (temperature, stale) gives
-    the temperature of the next chain (stale: chains in a row without a new best energy); at most `max_chains`
+    the temperature of the next chain (stale: chains in a row without a new best energy); at most `max_iterations`
     chains, stopped as soon as the energy is 0."""
     table = ConflictTable(state)
     best, best_cells = table.cost, list(table.cells)
     trace, temperature, stale = [], t0, 0
-    while len(trace) < max_chains and best > 0:
+    while len(trace) < max_iterations and best > 0:
         before = best
         acceptance, best, best_cells = _chain(table, moves, rng, temperature, chain_length, best, best_cells)
         trace.append({"temperature": temperature, "energy": table.cost, "best": best, "acceptance": acceptance})

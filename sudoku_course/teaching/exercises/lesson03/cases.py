@@ -218,13 +218,13 @@ def swarm_size_cases(seed: int | None) -> list[Case]:
 
 
 # ====================================================================== 2: convergence
-def _convergence_judge(iterations: int) -> Callable[[Plain], str | None]:
+def _convergence_judge(max_iterations: int) -> Callable[[Plain], str | None]:
     def judge(costs: Plain) -> str | None:
         if not isinstance(costs, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in costs):
             return (
                 f"la fonction doit renvoyer une liste d'entiers (un meilleur coût par itération), pas {kind_of(costs)}"
             )
-        if len(costs) > iterations:
+        if len(costs) > max_iterations:
             return (
                 "la liste a plus de valeurs que d'itérations demandées : une seule tentative (max_attempts=1), "
                 "une valeur après chaque itération"
@@ -234,7 +234,7 @@ def _convergence_judge(iterations: int) -> Callable[[Plain], str | None]:
             return f"le meilleur coût remonte de l'itération {rising} à la suivante : il ne doit jamais remonter"
         if 0 in costs[:-1]:
             return "la grille est résolue avant la fin de la liste : l'essaim s'arrête dès le coût 0"
-        if costs[-1] > 0 and len(costs) < iterations:
+        if costs[-1] > 0 and len(costs) < max_iterations:
             return f"la liste s'arrête après {len(costs)} itérations alors que la grille n'est pas résolue"
         return None
 
@@ -556,7 +556,7 @@ class StepInputs:
     velocity: list[Swap]
     own_best: np.ndarray
     swarm_best: np.ndarray
-    w: float
+    inertia: float
     c1: float
     c2: float
     seed: int
@@ -582,7 +582,7 @@ class StepInputs:
 
         r1, r2, own_rows, swarm_rows = self.draws(order)
         return (
-            scale_swaps(self.w, self.velocity),
+            scale_swaps(self.inertia, self.velocity),
             scale_swaps(self.c1 * r1, swap_difference(self.own_best, self.position, own_rows)),
             scale_swaps(self.c2 * r2, swap_difference(self.swarm_best, self.position, swarm_rows)),
         )
@@ -598,7 +598,7 @@ def _one_step(step: Callable, inputs: StepInputs, seed: int | None = None) -> Pl
     arrays = [inputs.position, inputs.velocity, inputs.own_best, inputs.swarm_best]
     given = copy.deepcopy(arrays)
     rng = np.random.default_rng(inputs.seed if seed is None else seed)
-    result = step(*given, inputs.w, inputs.c1, inputs.c2, rng)
+    result = step(*given, inputs.inertia, inputs.c1, inputs.c2, rng)
     return {"result": plain(result), "after": inputs_after(*given)}
 
 
@@ -648,7 +648,7 @@ def _step_judge(inputs: StepInputs) -> Callable[[Plain], str | None]:
         velocity = _oriented(output["result"][1])
         inertia, own, swarm = (_oriented(term) for term in inputs.terms())
         if velocity[: len(inertia)] != inertia:
-            return "la nouvelle vitesse doit commencer par w · v (scale_swaps(w, velocity))"
+            return "la nouvelle vitesse doit commencer par w · v (scale_swaps(inertia, velocity))"
         if velocity[len(inertia) :] == own + swarm:
             return None
         if any(velocity == _oriented(sum(inputs.terms(order), [])) for order in DRAW_ORDERS):
@@ -730,7 +730,7 @@ def _one_swap_per_row(cells: np.ndarray, free: np.ndarray, rows: np.ndarray, rng
 
 
 def _step_inputs(
-    puzzle: SudokuGrid, rng: np.random.Generator, w: float, c1: float, c2: float, bests: str = "near"
+    puzzle: SudokuGrid, rng: np.random.Generator, inertia: float, c1: float, c2: float, bests: str = "near"
 ) -> StepInputs:
     """A particle of `puzzle` at a random position, with a previous velocity of row swaps of free cells.
 
@@ -749,7 +749,7 @@ def _step_inputs(
             _one_swap_per_row(position, free, rng.choice(swappable, size=k, replace=False), rng) for k in counts
         )
     velocity = _random_swaps(free, int(rng.integers(6, 15)), rng)
-    return StepInputs(position, velocity, own_best, swarm_best, w, c1, c2, int(rng.integers(1000)), puzzle.givens)
+    return StepInputs(position, velocity, own_best, swarm_best, inertia, c1, c2, int(rng.integers(1000)), puzzle.givens)
 
 
 def swap_pso_step_cases(seed: int | None) -> list[Case]:
@@ -765,7 +765,7 @@ def swap_pso_step_cases(seed: int | None) -> list[Case]:
     return [
         Case("x = p = g : seule l'inertie déplace la particule", _stepping(still), _step_judge(still)),
         Case(
-            "p et g à un échange de x dans plusieurs lignes (w = 0,5, c1 = c2 = 2)",
+            "p et g à un échange de x dans plusieurs lignes (inertia = 0,5, c1 = c2 = 2)",
             _stepping(typical),
             _step_judge(typical),
         ),

@@ -44,8 +44,8 @@ def swarm_loop(
     seed: int,
     *,
     population_size: int = 50,
-    iterations: int = 60,
-    patience: int = 15,
+    max_iterations: int = 60,
+    stagnation: int = 15,
     c1: float = 2.0,
     c2: float = 2.0,
     inertia_start: float = 0.5,
@@ -55,12 +55,15 @@ def swarm_loop(
     """A swap PSO whose particles move by `step`, run on `puzzle` until solved or out of budget.
 
     Each attempt starts `population_size` particles at random grids whose rows are permutations,
-    with empty velocities. At each iteration t the inertia w falls linearly from inertia_start
-    towards inertia_end over `iterations` iterations; every particle makes one `step` towards its
-    own best grid and the swarm's best; then all new positions are evaluated at once and the
+    with empty velocities. At each iteration t the inertia falls linearly from inertia_start
+    towards inertia_end over `max_iterations` iterations; every particle makes one `step` towards
+    its own best grid and the swarm's best; then all new positions are evaluated at once and the
     bests updated (one evaluation per particle). An attempt ends when the swarm's best is solved,
-    after `patience` iterations without progress, or after `iterations` iterations; then a new
-    attempt starts from fresh grids, while evaluations remain in `budget`.
+    after `stagnation` iterations without progress, or after `max_iterations` iterations; then a
+    new attempt starts from fresh grids, while evaluations remain in `budget`.
+
+    Not the loop of `solvers.swarm.SwapPSO`, which moves and evaluates its particles one by one: here the
+    student's step moves plain arrays, and the whole swarm is evaluated at once after every step.
     """
     if budget < population_size:
         raise ValueError(f"a budget of {budget} evaluations cannot evaluate a swarm of {population_size} particles")
@@ -76,13 +79,13 @@ def swarm_loop(
         own_costs = conflicts_of_many(np.array(positions), puzzle.box_size)
         evaluations += population_size
         leader, stale = int(np.argmin(own_costs)), 0  # own_bests[leader] is the swarm's best grid
-        for t in range(1, iterations + 1):
-            if own_costs[leader] == 0 or stale == patience or evaluations + population_size > budget:
+        for t in range(1, max_iterations + 1):
+            if own_costs[leader] == 0 or stale == stagnation or evaluations + population_size > budget:
                 break
-            w = inertia_start - (inertia_start - inertia_end) * t / iterations
+            inertia = inertia_start - (inertia_start - inertia_end) * t / max_iterations
             for i in range(population_size):  # every particle takes one step
                 positions[i], velocities[i] = step(
-                    positions[i], velocities[i], own_bests[i], own_bests[leader], w, c1, c2, rng
+                    positions[i], velocities[i], own_bests[i], own_bests[leader], inertia, c1, c2, rng
                 )
             costs = conflicts_of_many(np.array(positions), puzzle.box_size)  # one evaluation per particle
             evaluations += population_size

@@ -49,17 +49,17 @@ def scale_swaps(k: float, swaps: Sequence[Swap]) -> list[Swap]:
     return [swaps[i % len(swaps)] for i in range(length)]
 
 
-def swap_pso_step(position, velocity, own_best, swarm_best, w: float, c1: float, c2: float, rng):
+def swap_pso_step(position, velocity, own_best, swarm_best, inertia: float, c1: float, c2: float, rng):
     """Reference: one step of the swap PSO for one particle; (new position, new velocity).
 
     r1, r2 = rng.random(), rng.random(); rows = rng.permutation(n);
-    v <- w * v + (c1 r1) * (own_best - x) + (c2 r2) * (swarm_best - x), both differences taken
+    v <- inertia * v + (c1 r1) * (own_best - x) + (c2 r2) * (swarm_best - x), both differences taken
     row by row in the order `rows`; x <- x + v.
     """
     r1, r2 = rng.random(), rng.random()
     rows = rng.permutation(len(position))
     velocity = (
-        scale_swaps(w, velocity)
+        scale_swaps(inertia, velocity)
         + scale_swaps(c1 * r1, swap_difference(own_best, position, rows))
         + scale_swaps(c2 * r2, swap_difference(swarm_best, position, rows))
     )
@@ -85,10 +85,10 @@ def swarm_size_study(puzzles: list[SudokuGrid], sizes: list[int], seeds: list[in
     return rows
 
 
-def track_convergence(puzzle: SudokuGrid, iterations: int, seed: int) -> list[int]:
+def track_convergence(puzzle: SudokuGrid, max_iterations: int, seed: int) -> list[int]:
     """Reference: best cost after each iteration of one attempt of a 100-organism worker/explorer swarm."""
     costs = []
-    solver = WorkerExplorerSwarm(population_size=100, max_iterations=iterations, max_attempts=1)
+    solver = WorkerExplorerSwarm(population_size=100, max_iterations=max_iterations, max_attempts=1)
     solver.solve(puzzle, seed=seed, callback=lambda epoch, best: costs.append(best))
     return costs
 

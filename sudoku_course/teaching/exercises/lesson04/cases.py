@@ -540,7 +540,7 @@ def _studying(puzzle, seeds: tuple[int, ...], population: int, generations: int)
 
     def call(function: Callable) -> Plain:
         try:
-            output = function(puzzle, seeds=seeds, population=population, generations=generations)
+            output = function(puzzle, seeds=seeds, population_size=population, max_iterations=generations)
         except InvalidPuzzleError:
             return REFUSED
         return _study_summary(output)
