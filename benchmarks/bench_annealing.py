@@ -25,7 +25,7 @@ from sudoku_course.solvers.annealing import AnnealingSolver, NaiveAnnealer, Sima
 SPEED_BUDGETS = {  # moves per run: enough for a stable rate, short for the slow ones
     "annealing (python)": (AnnealingSolver(max_restarts=None), 1_000_000),
     "annealing (numba)": (AnnealingSolver(max_restarts=None, engine="numba"), 10_000_000),
-    "simanneal": (SimannealSolver(steps=10**9), 200_000),
+    "simanneal": (SimannealSolver(max_moves=10**9), 200_000),
     "naive-annealing": (NaiveAnnealer(max_restarts=10**6), 10_000),
 }
 

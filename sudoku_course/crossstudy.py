@@ -34,7 +34,8 @@ from .bench import benchmark
 from .cost import unit_conflicts
 from .grid import SudokuGrid, as_grid
 from .solvers import Solver, get_solver
-from .solvers.engines import MIN_MEALPY_GA_POPULATION, Observer
+from .solvers.base import Observer
+from .solvers.genetic import MIN_MEALPY_GA_POPULATION
 from .spaces import Space, space_class
 
 POPULATION = 40
@@ -92,14 +93,15 @@ TABLE_NAMES = tuple(
 def engine(
     representation: str,
     algorithm: str,
-    population: int = POPULATION,
-    generations: int = GENERATIONS,
+    population_size: int = POPULATION,
+    max_iterations: int = GENERATIONS,
     observer: Observer | None = None,
 ) -> Solver:
-    """The solver of one cell of the design: `population` candidates per generation, `generations` generations.
+    """The solver of one cell of the design: `population_size` candidates per generation (epoch), for
+    `max_iterations` generations.
 
-    Simulated annealing has no population: its chains have `population` moves and
-    it cools over `generations` temperatures, so it spends the same evaluations.
+    Simulated annealing has no population: its chains have `population_size` moves and
+    it cools over `max_iterations` temperatures, so it spends the same evaluations.
     `observer` (GA only) receives each generation's population.
     """
     space = _space_name(representation)
@@ -107,11 +109,11 @@ def engine(
         raise ValueError(f"unknown algorithm {algorithm!r}; expected one of {list(ALGORITHMS)}")
     name = ENGINE_NAMES[algorithm, space]
     params = {
-        "mealpy-pso": {"space": space, "population_size": population, "max_iterations": generations},
-        "mealpy-ga": {"space": space, "population_size": population, "max_iterations": generations},
-        "swap-pso": {"population_size": population, "max_iterations": generations},
-        "perm-ga": {"space": space, "population_size": population, "max_iterations": generations},
-        "space-annealing": {"space": space, "chain_length": population, "max_iterations": generations},
+        "mealpy-pso": {"space": space, "population_size": population_size, "max_iterations": max_iterations},
+        "mealpy-ga": {"space": space, "population_size": population_size, "max_iterations": max_iterations},
+        "swap-pso": {"population_size": population_size, "max_iterations": max_iterations},
+        "perm-ga": {"space": space, "population_size": population_size, "max_iterations": max_iterations},
+        "space-annealing": {"space": space, "chain_length": population_size, "max_iterations": max_iterations},
     }[name]
     if observer is not None:
         if algorithm != "GA":
@@ -137,15 +139,15 @@ class CrossDesign:
     """Representations x algorithms x seeds on some puzzles, every run with the same evaluation budget.
 
     puzzles: label -> puzzle (a grid or a string). The budget of every run is
-    population x generations evaluations.
+    population_size x max_iterations evaluations.
     """
 
     puzzles: Mapping[str, SudokuGrid]
     representations: tuple[str, ...] = ("R1", "R2")
     algorithms: tuple[str, ...] = ("PSO", "GA")
     seeds: tuple[int, ...] = SEEDS
-    population: int = POPULATION
-    generations: int = GENERATIONS
+    population_size: int = POPULATION
+    max_iterations: int = GENERATIONS
     grids: dict[str, SudokuGrid] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -158,16 +160,17 @@ class CrossDesign:
                 raise ValueError(f"unknown algorithm {label!r}; expected one of {list(ALGORITHMS)}")
         if not self.seeds:
             raise ValueError("the design needs at least one seed")
-        if self.population < MIN_POPULATION or self.generations < 1:
+        if self.population_size < MIN_POPULATION or self.max_iterations < 1:
             raise ValueError(
-                f"need population >= {MIN_POPULATION} and generations >= 1, got {self.population}, {self.generations}"
+                f"need population_size >= {MIN_POPULATION} and max_iterations >= 1,"
+                f" got {self.population_size}, {self.max_iterations}"
             )
         object.__setattr__(self, "grids", {str(label): as_grid(p) for label, p in self.puzzles.items()})
 
     @property
     def budget(self) -> int:
         """Evaluations of every run."""
-        return self.population * self.generations
+        return self.population_size * self.max_iterations
 
     @property
     def cells(self) -> list[tuple[str, str]]:
@@ -182,7 +185,8 @@ class CrossDesign:
     def engines(self) -> dict[str, Solver]:
         """Cell label ("R1 × PSO") -> its engine."""
         return {
-            _cell_label(rep, algo): engine(rep, algo, self.population, self.generations) for rep, algo in self.cells
+            _cell_label(rep, algo): engine(rep, algo, self.population_size, self.max_iterations)
+            for rep, algo in self.cells
         }
 
 
@@ -649,13 +653,13 @@ def population_trace(
     representation: str,
     puzzle,
     seed: int = 0,
-    population: int = POPULATION,
-    generations: int = GENERATIONS,
+    population_size: int = POPULATION,
+    max_iterations: int = GENERATIONS,
 ) -> list[np.ndarray]:
     """The population of a GA run after each generation (one candidate per row), with the design's budget."""
     populations: list[np.ndarray] = []
-    solver = engine(representation, "GA", population, generations, observer=populations.append)
-    solver.solve(puzzle, seed=seed, budget=population * generations)
+    solver = engine(representation, "GA", population_size, max_iterations, observer=populations.append)
+    solver.solve(puzzle, seed=seed, budget=population_size * max_iterations)
     return populations
 
 

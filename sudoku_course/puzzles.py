@@ -24,7 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from .grid import InvalidPuzzleError, SudokuGrid, as_grid
-from .solvers.exact import count_solutions, propagated_candidates, search_effort, solve_exact
+from .propagation import propagated_candidates
+from .solvers.exact import count_solutions, search_effort, solve_exact
 
 REFERENCE = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
 """The témoin shared by every lesson: 45 givens, 36 empty cells, unique solution starting 962185473."""

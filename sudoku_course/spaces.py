@@ -33,6 +33,7 @@ import numpy as np
 
 from .cost import conflicts
 from .grid import InvalidPuzzleError, SudokuGrid, as_grid
+from .propagation import fixed_by_candidates
 
 RESTRICTED_MOVE_TRIES = 16
 """Random moves a restricted space draws for each candidate of `neighbours`; it makes the first that keeps
@@ -165,7 +166,7 @@ class PermutationSpace(Space):
     swaps two free cells of one unit, so the invariant always holds.
 
     With `candidates` (one mask per flat cell of the puzzle, bit d set when digit d
-    is allowed, as `solvers.exact.propagated_candidates` gives them), the space is
+    is allowed, as `propagation.propagated_candidates` gives them), the space is
     restricted: cells with a single candidate become givens of `self.puzzle`, and
     the invariant also asks every free cell to hold one of its candidates. Swaps
     alone do not connect the restricted candidates of a unit (cells allowed {1, 2},
@@ -352,13 +353,6 @@ def unit_rotations(units: Sequence[Sequence[int]], candidates: Sequence[int]) ->
         if candidates[i] & candidates[j] and candidates[j] & candidates[k] and candidates[k] & candidates[i]
         for rotation in ((i, j, k), (i, k, j))
     ]
-
-
-def fixed_by_candidates(puzzle: SudokuGrid, candidates: Sequence[int]) -> SudokuGrid:
-    """The puzzle with every cell that has a single candidate filled and treated as a given."""
-    digits = [mask.bit_length() - 1 if (mask & (mask - 1)) == 0 else 0 for mask in candidates]
-    cells = np.where(puzzle.cells.ravel() != 0, puzzle.cells.ravel(), digits)
-    return SudokuGrid(cells.reshape(puzzle.cells.shape), puzzle.box_size)
 
 
 def random_matching(

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from sudoku_course.cost import ConflictTable, conflicts
 from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
+from sudoku_course.propagation import fixed_by_candidates, propagated_candidates
 from sudoku_course.puzzles import load_bank, reference
 from sudoku_course.solvers import Budget, get_solver
 from sudoku_course.solvers.annealing import (
@@ -23,8 +24,6 @@ from sudoku_course.solvers.annealing import (
     SudokuAnnealer,
     adapted_alpha,
     anneal_chain,
-    fixed_by_candidates,
-    propagated_candidates,
     random_state,
     rotation_chain,
     rotation_moves,
@@ -80,7 +79,7 @@ def test_evaluation_budget_is_respected(hard, budget):
 
 
 def test_a_budget_is_used_whole_whatever_max_restarts(hard):
-    solver = AnnealingSolver(patience=1, max_restarts=1)
+    solver = AnnealingSolver(stagnation=1, max_restarts=1)
     by_evaluations = solver.solve(hard[0], seed=0, budget=30_000)
     assert not by_evaluations.solved and by_evaluations.evaluations == 30_000 and by_evaluations.restarts > 1
     by_time = solver.solve(hard[0], seed=0, budget=Budget(seconds=0.3))
@@ -89,12 +88,12 @@ def test_a_budget_is_used_whole_whatever_max_restarts(hard):
 
 def test_an_unsolved_run_returns_its_best_state(hard):
     for reheat in (None, 1.0):  # restarts, or reheats that leave the state hot when the budget ends
-        result = AnnealingSolver(patience=3, reheat=reheat).solve(hard[0], seed=2, budget=20_000)
+        result = AnnealingSolver(stagnation=3, reheat=reheat).solve(hard[0], seed=2, budget=20_000)
         assert not result.solved and result.cost == min(result.history) == result.history[-1]
 
 
 def test_restarts_and_max_restarts():
-    result = AnnealingSolver(patience=2, max_restarts=3).solve(load_bank("medium")[3], seed=0)
+    result = AnnealingSolver(stagnation=2, max_restarts=3).solve(load_bank("medium")[3], seed=0)
     assert result.restarts <= 3
     assert result.solved or result.restarts == 3
 
@@ -107,11 +106,11 @@ def test_candidate_restriction_solves_hard_puzzles(hard):
 
 
 def test_restriction_rotates_and_reheats_by_default(hard):
-    result = AnnealingSolver(restrict=True, patience=5).solve(hard[1], seed=3, budget=100_000)
+    result = AnnealingSolver(restrict=True, stagnation=5).solve(hard[1], seed=3, budget=100_000)
     assert result.stats["rotation_share"] == 0.5 and result.stats["reheats"] > 0 and result.restarts == 0
-    plain = AnnealingSolver(patience=5).solve(hard[1], seed=3, budget=100_000)
+    plain = AnnealingSolver(stagnation=5).solve(hard[1], seed=3, budget=100_000)
     assert plain.stats["rotation_share"] == 0 and plain.stats["reheats"] == 0 and plain.restarts > 0
-    restarting = AnnealingSolver(restrict=True, patience=5, reheat=None, rotation_share=0).solve(
+    restarting = AnnealingSolver(restrict=True, stagnation=5, reheat=None, rotation_share=0).solve(
         hard[1], seed=3, budget=100_000
     )
     assert restarting.stats["reheats"] == 0 and restarting.restarts > 0
@@ -128,7 +127,7 @@ def test_box_space_solves_the_temoin():
 
 
 def test_reheating_replaces_restarts(hard):
-    result = AnnealingSolver(patience=3, reheat=0.5).solve(hard[0], seed=0, budget=60_000)
+    result = AnnealingSolver(stagnation=3, reheat=0.5).solve(hard[0], seed=0, budget=60_000)
     assert result.stats["reheats"] > 0 and result.restarts == 0
 
 
@@ -143,7 +142,7 @@ def test_trace_is_off_by_default_and_changes_nothing(hard):
 
 
 def test_trace_has_one_record_per_chain_and_the_schedule_is_in_the_stats(hard):
-    solver = AnnealingSolver(alpha=0.9, patience=5, trace=True)
+    solver = AnnealingSolver(alpha=0.9, stagnation=5, trace=True)
     result = solver.solve(hard[0], seed=1, budget=60_000)
     stats = result.stats
     assert stats["alpha"] == 0.9 and stats["t_min"] == solver.t_min
@@ -166,7 +165,7 @@ def test_unsolvable_puzzle_is_reported_with_restriction():
 
 
 def test_unsolvable_puzzle_ends_unsolved_without_restriction():
-    result = AnnealingSolver(max_restarts=2, patience=2).solve(NO_SOLUTION, seed=0, budget=20_000)
+    result = AnnealingSolver(max_restarts=2, stagnation=2).solve(NO_SOLUTION, seed=0, budget=20_000)
     assert not result.solved and result.cost > 0
 
 
@@ -181,7 +180,7 @@ def test_unsolvable_puzzle_ends_unsolved_without_restriction():
         {"reheat": 1.5},
         {"reheat": "always"},
         {"rotation_share": 1.2},
-        {"patience": 0},
+        {"stagnation": 0},
         {"chain_length": 0},
     ],
 )
@@ -372,7 +371,7 @@ def test_simanneal_solves_the_temoin_silently(capsys):
     handler = signal.getsignal(signal.SIGINT)
     result = SimannealSolver().solve(reference(), seed=0)
     assert_solves(reference(), result)
-    assert result.evaluations < SimannealSolver().steps  # it stopped at energy 0
+    assert result.evaluations < SimannealSolver().max_moves  # it stopped at energy 0
     assert capsys.readouterr() == ("", "")
     assert signal.getsignal(signal.SIGINT) is handler
 
@@ -421,6 +420,12 @@ def test_naive_annealer_solves_the_temoin_and_respects_its_budget():
     again = NaiveAnnealer().solve(load_bank("medium")[0], seed=1, budget=500)
     assert again.grid == short.grid and again.history == short.history
     assert math.isclose(short.history[-1], short.cost)
+
+
+def test_naive_annealer_without_a_budget_gives_up_after_max_restarts_restarts():
+    solver = NaiveAnnealer(t0=1.0, alpha=0.5, chain_length=5, t_min=0.2, max_restarts=2)  # 3 short attempts
+    result = solver.solve(load_bank("hard")[0], seed=0)
+    assert not result.solved and result.restarts == 2 and len(result.history) == 3 * 3  # 3 chains per attempt
 
 
 def test_a_puzzle_with_one_free_cell_per_row_ends_at_once():

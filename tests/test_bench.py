@@ -215,7 +215,7 @@ def test_a_dask_campaign_gives_the_sequential_table(dask_scheduler):
 
 
 def test_the_lesson_04_design_runs_on_dask(dask_scheduler):
-    design = CrossDesign({"a": TEMOIN, "b": SECOND}, ("R1", "R2", "R3"), ("SA",), seeds=(0, 3), generations=3)
+    design = CrossDesign({"a": TEMOIN, "b": SECOND}, ("R1", "R2", "R3"), ("SA",), seeds=(0, 3), max_iterations=3)
     sequential = run_design(design)
     on_dask = run_design(design, backend="dask", scheduler=dask_scheduler)
     pd.testing.assert_frame_equal(sequential.drop(columns="seconds"), on_dask.drop(columns="seconds"))

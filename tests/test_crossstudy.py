@@ -33,7 +33,8 @@ from sudoku_course.crossstudy import (
 )
 from sudoku_course.grid import SudokuGrid
 from sudoku_course.puzzles import load_bank, reference
-from sudoku_course.solvers.engines import MealpyGA, PermutationGA, SpaceAnnealing
+from sudoku_course.solvers.annealing import SpaceAnnealing
+from sudoku_course.solvers.genetic import MealpyGA, PermutationGA
 from sudoku_course.solvers.swarm import MealpyPSO, SwapPSO
 from sudoku_course.spaces import ContinuousSpace, RandomKeySpace, RowPermutationSpace
 
@@ -119,7 +120,8 @@ def test_design_defaults_follow_the_protocol():
         ({"representations": ("R1", "R9")}, "unknown representation"),
         ({"algorithms": ("GA", "tabu")}, "unknown algorithm"),
         ({"seeds": ()}, "at least one seed"),
-        ({"population": 9}, "population >= 10"),
+        ({"population_size": 9}, "population_size >= 10"),
+        ({"max_iterations": 0}, "max_iterations >= 1"),
     ],
 )
 def test_bad_designs_are_refused(kwargs, message):
@@ -138,8 +140,8 @@ def small_runs() -> pd.DataFrame:
         {"a": load_bank("medium")[0], "b": load_bank("easy")[1]},
         algorithms=("PSO", "GA", "SA"),
         seeds=(0, 5),
-        population=10,
-        generations=6,
+        population_size=10,
+        max_iterations=6,
     )
     return run_design(design)
 
@@ -177,7 +179,11 @@ def test_every_unsolved_run_spends_exactly_the_budget(small_runs):
 
 def test_run_design_is_reproducible(small_runs):
     design = CrossDesign(
-        {"a": load_bank("medium")[0]}, algorithms=("PSO", "GA", "SA"), seeds=(0, 5), population=10, generations=6
+        {"a": load_bank("medium")[0]},
+        algorithms=("PSO", "GA", "SA"),
+        seeds=(0, 5),
+        population_size=10,
+        max_iterations=6,
     )
     again = run_design(design)
     expected = small_runs[small_runs["puzzle"] == "a"].reset_index(drop=True)
@@ -365,7 +371,7 @@ def test_distinct_grids_counts_decoded_grids_not_vectors():
 
 def test_population_trace_and_its_distinct_grids():
     """The budget is population x generations and the first population takes one generation's share."""
-    trace = population_trace("R2", load_bank("hard")[0], seed=0, population=10, generations=8)
+    trace = population_trace("R2", load_bank("hard")[0], seed=0, population_size=10, max_iterations=8)
     assert len(trace) == 7 and all(population.shape == (10, trace[0].shape[1]) for population in trace)
     counts = distinct_per_generation("R2", load_bank("hard")[0], trace)
     assert len(counts) == 7 and all(1 <= count <= 10 for count in counts)

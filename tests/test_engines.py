@@ -1,4 +1,4 @@
-"""Generic engines of the cross-study (solvers/engines.py): permutation GA, mealpy GA, annealing over any space."""
+"""Engines of the cross-study: PermutationGA and MealpyGA (solvers/genetic.py), SpaceAnnealing (annealing.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from sudoku_course.cost import conflicts, unit_conflicts
 from sudoku_course.grid import SudokuGrid
 from sudoku_course.puzzles import load_bank, reference
 from sudoku_course.solvers import get_solver, solver_class
-from sudoku_course.solvers.engines import MealpyGA, PermutationGA, SpaceAnnealing
+from sudoku_course.solvers.annealing import SpaceAnnealing
 from sudoku_course.solvers.exact import solve_exact
+from sudoku_course.solvers.genetic import MealpyGA, PermutationGA
 from sudoku_course.spaces import RowPermutationSpace
 
 SMALL = "1.3.3..22...4.21"  # a 4 x 4 puzzle with one solution
@@ -46,9 +47,9 @@ def test_registry_names():
         (PermutationGA, {"mutation_rate": 1.5}, "mutation_rate"),
         (MealpyGA, {"space": "rows"}, "unknown space 'rows'"),
         (MealpyGA, {"population_size": 9}, "population_size >= 10"),
-        (MealpyGA, {"pm": 0}, "pc and pm"),
+        (MealpyGA, {"mutation_rate": 0}, "crossover_rate and mutation_rate"),
         (SpaceAnnealing, {"space": "diagonals"}, "unknown space 'diagonals'"),
-        (SpaceAnnealing, {"t0": 0.01}, "t0 > t_end > 0"),
+        (SpaceAnnealing, {"t0": 0.01}, "t0 > t_min > 0"),
         (SpaceAnnealing, {"chain_length": 0}, "at least 1"),
     ],
 )
@@ -110,8 +111,8 @@ def test_annealing_counts_its_initial_state_and_each_move():
     assert result.iterations == 3 and result.evaluations == 1 + 5 * 3
 
 
-def test_annealing_schedule_runs_from_t0_to_t_end():
-    solver = SpaceAnnealing(t0=2.0, t_end=0.1, max_iterations=5)
+def test_annealing_schedule_runs_from_t0_to_t_min():
+    solver = SpaceAnnealing(t0=2.0, t_min=0.1, max_iterations=5)
     temperatures = [solver.temperature(step) for step in range(5)]
     assert temperatures[0] == pytest.approx(2.0) and temperatures[-1] == pytest.approx(0.1)
     assert all(a > b for a, b in zip(temperatures, temperatures[1:], strict=False))

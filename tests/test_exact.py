@@ -13,13 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
-from sudoku_course.puzzles import load_bank, reference
+from sudoku_course.puzzles import load_bank
 from sudoku_course.solvers import get_solver
 from sudoku_course.solvers.exact import (
     ExactSolver,
     NaiveBacktracking,
     count_solutions,
-    propagate,
     search_effort,
     solve_exact,
 )
@@ -266,21 +265,6 @@ def test_search_effort_tells_singles_from_guesses():
     assert search_effort(TEMOIN) == {"nodes": 1, "guesses": 0, "singles_only": True}
     effort = search_effort(HARD)
     assert not effort["singles_only"] and effort["guesses"] == solve_exact(HARD).stats["guesses"]
-
-
-def test_propagate_gives_the_candidates_left_by_singles_or_none_on_a_contradiction():
-    temoin = reference()
-    solution = solve_exact(temoin).grid.cells.ravel().tolist()
-    masks = propagate(temoin)
-    assert masks == [1 << (digit - 1) for digit in solution]  # singles alone solve the témoin
-    hard = load_bank("hard")[0]
-    masks = propagate(hard)
-    solved = solve_exact(hard).grid.cells.ravel().tolist()
-    assert all(mask & (1 << (digit - 1)) for mask, digit in zip(masks, solved, strict=True))
-    assert any(mask & (mask - 1) for mask in masks)  # some cells keep several candidates
-    broken = temoin.cells.copy()
-    broken[0, 1] = 7  # the solution has 6 here: a wrong clue that singles expose
-    assert propagate(SudokuGrid(broken)) is None
 
 
 # ------------------------------------------------------- the rating is pinned

@@ -438,7 +438,7 @@ def with_restarts(puzzle, iterations, seed):
 
 def epoch_numbers(puzzle, iterations, seed):
     epochs = []
-    WorkerExplorerSwarm(population_size=100, max_iterations=iterations, max_attempts=1).solve(
+    WorkerExplorerSwarm(population_size=100, max_iterations=iterations, max_restarts=0).solve(
         puzzle, seed=seed, callback=lambda epoch, best: epochs.append(epoch)
     )
     return epochs
@@ -446,7 +446,7 @@ def epoch_numbers(puzzle, iterations, seed):
 
 def default_hive(puzzle, iterations, seed):
     costs = []
-    WorkerExplorerSwarm(max_iterations=iterations, max_attempts=1).solve(
+    WorkerExplorerSwarm(max_iterations=iterations, max_restarts=0).solve(
         puzzle, seed=seed, callback=lambda epoch, best: costs.append(best)
     )
     return costs

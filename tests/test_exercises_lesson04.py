@@ -273,7 +273,9 @@ def test_an_interval_from_sorted_ranks_passes(passes):
 
 # ------------------------------------------------------------ cross_study
 def source_rule(puzzle, seeds=SEEDS, population_size=40, max_iterations=200):
-    design = CrossDesign({"grille": puzzle}, seeds=tuple(seeds), population=population_size, generations=max_iterations)
+    design = CrossDesign(
+        {"grille": puzzle}, seeds=tuple(seeds), population_size=population_size, max_iterations=max_iterations
+    )
     table = cross_table(run_design(design, progress=False))
     return table, verdict(table)
 
@@ -290,13 +292,17 @@ def refuses_nothing(puzzle, seeds=SEEDS, population_size=40, max_iterations=200)
 
 
 def runs_not_table(puzzle, seeds=SEEDS, population_size=40, max_iterations=200):
-    design = CrossDesign({"grille": puzzle}, seeds=tuple(seeds), population=population_size, generations=max_iterations)
+    design = CrossDesign(
+        {"grille": puzzle}, seeds=tuple(seeds), population_size=population_size, max_iterations=max_iterations
+    )
     runs = run_design(design, progress=False)
     return runs, effects_verdict(bootstrap_effects(runs))
 
 
 def effects_not_verdict(puzzle, seeds=SEEDS, population_size=40, max_iterations=200):
-    design = CrossDesign({"grille": puzzle}, seeds=tuple(seeds), population=population_size, generations=max_iterations)
+    design = CrossDesign(
+        {"grille": puzzle}, seeds=tuple(seeds), population_size=population_size, max_iterations=max_iterations
+    )
     runs = run_design(design, progress=False)
     return cross_table(runs), bootstrap_effects(runs)
 
@@ -319,7 +325,7 @@ def without_annealing(puzzle, seeds=SEEDS):
 
 
 def half_the_budget(puzzle, seeds=SEEDS):
-    return CrossDesign({"grille": puzzle}, ("R1", "R2"), ("PSO", "GA", "SA"), tuple(seeds), generations=100)
+    return CrossDesign({"grille": puzzle}, ("R1", "R2"), ("PSO", "GA", "SA"), tuple(seeds), max_iterations=100)
 
 
 def protocol_seeds(puzzle, seeds=SEEDS):

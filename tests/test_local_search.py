@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from sudoku_course.cost import ConflictTable, conflicts
 from sudoku_course.grid import SudokuGrid
 from sudoku_course.puzzles import reference
-from sudoku_course.solvers.base import Budget, Run
+from sudoku_course.solvers.base import Budget, RunLedger
 from sudoku_course.solvers.exact import solve_exact
 from sudoku_course.solvers.local_search import free_cell_groups, hill_climb
 from sudoku_course.spaces import BoxPermutationSpace, RowPermutationSpace
@@ -69,7 +69,7 @@ def test_climb_ends_at_a_local_optimum_and_keeps_the_invariant(kind, seed):
 
 def test_climb_counts_each_swap_tried_and_respects_the_budget():
     puzzle, start = random_start("rows", 3)
-    unlimited, limited = Run(Budget()), Run(Budget(evaluations=10))
+    unlimited, limited = RunLedger(Budget()), RunLedger(Budget(evaluations=10))
     hill_climb(ConflictTable(start), free_cell_groups(puzzle, "rows"), unlimited)
     hill_climb(ConflictTable(start), free_cell_groups(puzzle, "rows"), limited)
     pairs = sum(len(g) * (len(g) - 1) // 2 for g in free_cell_groups(puzzle, "rows"))
@@ -80,7 +80,7 @@ def test_climb_counts_each_swap_tried_and_respects_the_budget():
 def test_climb_on_a_solved_grid_does_nothing():
     puzzle = reference()
     table = ConflictTable(solve_exact(puzzle).grid)
-    run = Run(Budget())
+    run = RunLedger(Budget())
     assert hill_climb(table, free_cell_groups(puzzle, "rows"), run) == 0
     assert run.evaluations == 0 and table.cost == 0
 

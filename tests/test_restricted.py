@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from sudoku_course.cost import conflicts, unit_conflicts
 from sudoku_course.grid import SudokuGrid
+from sudoku_course.propagation import propagated_candidates
 from sudoku_course.puzzles import load_bank
-from sudoku_course.solvers.exact import propagated_candidates, solve_exact
+from sudoku_course.solvers.exact import solve_exact
 from sudoku_course.solvers.genetic import GeneticSolver, neighbour_mutation, order_crossover, repaired
 from sudoku_course.solvers.swarm import (
     RowCycle,
@@ -174,7 +175,7 @@ def test_restriction_needs_a_permutation_encoding_and_the_course_operators():
         (GeneticSolver(population_size=10, max_population=40, max_evaluations=300, stagnation=3), 2 * 40),
         (SwapPSO(population_size=10, max_iterations=5), 0),
         (SwapPSO(population_size=10, max_iterations=5, restrict=True), 0),
-        (WorkerExplorerSwarm(population_size=20, max_iterations=5, max_attempts=1), 2 * 20 + 1),  # ends its last epoch
+        (WorkerExplorerSwarm(population_size=20, max_iterations=5, max_restarts=0), 2 * 20 + 1),  # ends its last epoch
     ],
     ids=["genetic", "swap-pso", "swap-pso-restricted", "swarm"],
 )

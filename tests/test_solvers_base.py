@@ -7,7 +7,7 @@ import pytest
 
 from sudoku_course.cost import conflicts
 from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
-from sudoku_course.solvers import REGISTRY, Budget, Run, Solver, available_solvers, get_solver, solver_class
+from sudoku_course.solvers import REGISTRY, Budget, RunLedger, Solver, available_solvers, get_solver, solver_class
 
 TEMOIN = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
 TEMOIN_SOLUTION = "962185473174963825538427169826359741357814296491672538249538617715296384683741952"
@@ -94,9 +94,9 @@ def test_budget_coerce_rejects_anything_else_with_the_value_in_the_message(value
     assert repr(value) in str(error.value)
 
 
-# ------------------------------------------------------------------- Run
+# ------------------------------------------------------------------- RunLedger
 def test_run_counts_evaluations_and_remaining_budget():
-    run = Run(Budget(evaluations=10))
+    run = RunLedger(Budget(evaluations=10))
     run.count()
     run.count(4)
     assert run.evaluations == 5
@@ -108,18 +108,18 @@ def test_run_counts_evaluations_and_remaining_budget():
 
 
 def test_run_without_limits_is_never_exhausted():
-    run = Run(Budget())
+    run = RunLedger(Budget())
     run.count(10**6)
     assert run.remaining() is None
     assert not run.exhausted()
 
 
 def test_run_with_a_zero_second_limit_is_exhausted_at_once():
-    assert Run(Budget(seconds=0.0)).exhausted()
+    assert RunLedger(Budget(seconds=0.0)).exhausted()
 
 
 def test_run_record_keeps_history_and_stops_at_cost_zero():
-    run = Run(Budget())
+    run = RunLedger(Budget())
     assert run.record(np.int64(5)) is False
     assert run.record(2) is False
     assert run.record(0) is True
@@ -129,7 +129,7 @@ def test_run_record_keeps_history_and_stops_at_cost_zero():
 
 
 def test_run_record_stops_when_the_budget_is_spent():
-    run = Run(Budget(evaluations=2))
+    run = RunLedger(Budget(evaluations=2))
     run.count()
     assert run.record(4) is False
     run.count()
@@ -143,7 +143,7 @@ def test_run_record_calls_the_callback_and_stops_when_it_returns_true():
         calls.append((iteration, best_cost))
         return iteration == 2
 
-    run = Run(Budget(), callback)
+    run = RunLedger(Budget(), callback)
     assert run.record(7) is False
     assert run.record(6) is True
     assert calls == [(1, 7), (2, 6)]

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from sudoku_course.cost import conflicts, unit_conflicts
 from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
+from sudoku_course.propagation import fixed_by_candidates, propagated_candidates
 from sudoku_course.puzzles import load_bank
-from sudoku_course.solvers.exact import propagated_candidates
 from sudoku_course.spaces import (
     CONTINUOUS_SPACES,
     PERMUTATION_SPACES,
@@ -21,7 +21,6 @@ from sudoku_course.spaces import (
     RandomKeySpace,
     RowPermutationSpace,
     Space,
-    fixed_by_candidates,
     random_matching,
     space_class,
 )

@@ -25,7 +25,7 @@ from sudoku_course.spaces import RowPermutationSpace
 
 SMALL = "1.3.3..22...4.21"  # a 4 x 4 puzzle with one solution
 FAST = {  # small settings, so that each run takes a fraction of a second
-    "swarm": {"population_size": 40, "max_iterations": 200, "max_attempts": 2},
+    "swarm": {"population_size": 40, "max_iterations": 200, "max_restarts": 1},
     "swap-pso": {"population_size": 20, "max_iterations": 60},
     "memetic": {"population_size": 20, "max_iterations": 60, "local_search_every": 10},
     "mealpy-continuous": {"population_size": 10, "max_iterations": 15},
@@ -57,7 +57,8 @@ def test_registry_names():
         (WorkerExplorerSwarm, {"population_size": 10, "worker_ratio": 1.0}, "at least one worker and one explorer"),
         (WorkerExplorerSwarm, {"max_age": 0}, "max_age must be at least 1"),
         (WorkerExplorerSwarm, {"mutation_rate": 2}, "mutation_rate must lie in"),
-        (WorkerExplorerSwarm, {"stagnation_limit": 0}, "stagnation_limit"),
+        (WorkerExplorerSwarm, {"stagnation": 0}, "stagnation"),
+        (WorkerExplorerSwarm, {"max_restarts": -1}, "max_restarts"),
         (SwapPSO, {"population_size": 0}, "at least 1"),
         (SwapPSO, {"c1": -1}, ">= 0"),
         (SwapPSO, {"local_search_every": -2}, "local_search_every"),
@@ -201,13 +202,13 @@ def test_worker_swarm_solves_the_temoin():
 
 def test_worker_swarm_stagnates_at_a_few_conflicts():
     """Easy puzzle 4, one short attempt: the hive stalls two conflicts from a solution."""
-    result = get_solver("swarm", max_iterations=600, max_attempts=1).solve(load_bank("easy")[4], seed=0)
+    result = get_solver("swarm", max_iterations=600, max_restarts=0).solve(load_bank("easy")[4], seed=0)
     assert 1 <= result.cost <= 4
     assert result.history[-1] == result.history[-200]  # no progress over the last 200 epochs
 
 
 def test_worker_swarm_restarts_and_polishes_on_stagnation():
-    solver = get_solver("swarm", population_size=40, max_iterations=100, max_attempts=3, stagnation_limit=20)
+    solver = get_solver("swarm", population_size=40, max_iterations=100, max_restarts=2, stagnation=20)
     result = solver.solve(load_bank("easy")[4], seed=0)
     assert result.restarts == 2 and result.stats["local_searches"] > 0
 

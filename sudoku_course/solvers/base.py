@@ -2,7 +2,9 @@
 
 Every solver subclasses `Solver` and implements `_search`. The base class
 checks the puzzle, copies it (the caller's grid is never modified), times the
-run, counts evaluations through a `Run`, and builds the `SolveResult`.
+run, counts evaluations through a `RunLedger`, and builds the `SolveResult`.
+`CountedObjective` is the instrumented cost shared by the engines that evaluate
+every candidate through a space (the cross-study's GAs and annealer, mealpy).
 """
 
 from __future__ import annotations
@@ -16,9 +18,13 @@ import numpy as np
 
 from ..cost import conflicts
 from ..grid import SudokuGrid, as_grid
+from ..spaces import Space
 
 Callback = Callable[[int, int], "bool | None"]
 """Called as callback(iteration, best_cost) after each iteration; return True to stop."""
+Observer = Callable[[np.ndarray], None]
+"""Called with the population (one candidate per row) after each generation: the cross-study measures with it
+how many distinct grids a population holds."""
 
 
 @dataclass(frozen=True)
@@ -71,8 +77,9 @@ class SolveResult:
         )
 
 
-class Run:
-    """Book-keeping of one run: evaluations, iterations, history, budget and callback."""
+class RunLedger:
+    """The book-keeping of one solver run: evaluations, iterations, restarts, history, stats and trace,
+    kept against the run's budget and callback (it says when the run must stop)."""
 
     def __init__(self, budget: Budget, callback: Callback | None = None) -> None:
         self.budget = budget
@@ -117,6 +124,32 @@ class Run:
         return best_cost == 0 or self.exhausted()
 
 
+class StopSearch(Exception):
+    """Raised by CountedObjective once the grid is solved or the budget is spent: it stops a library's loop
+    (mealpy's) from inside."""
+
+
+class CountedObjective:
+    """The instrumented cost of the engines that evaluate through a space (the cross-study's): conflicts of
+    the decoded grid, one evaluation counted per call, best grid kept. Two engines given the same budget
+    so spend the same number of evaluations, whatever the representation."""
+
+    def __init__(self, space: Space, run: RunLedger) -> None:
+        self.space, self.run = space, run
+        self.best_cost = np.iinfo(np.int64).max
+        self.best_grid: SudokuGrid | None = None
+
+    def __call__(self, candidate: np.ndarray) -> float:
+        if self.run.exhausted() or self.best_cost == 0:
+            raise StopSearch
+        self.run.count()
+        grid = self.space.decode(candidate)
+        cost = conflicts(grid)
+        if cost < self.best_cost:
+            self.best_cost, self.best_grid = cost, grid
+        return float(cost)
+
+
 class Solver(ABC):
     """Base class of every solver; parameters go in the constructor."""
 
@@ -128,7 +161,7 @@ class Solver(ABC):
         grid.check_givens()
         if seed is None:
             seed = int(np.random.SeedSequence().entropy % 2**32)
-        run = Run(Budget.coerce(budget), callback)
+        run = RunLedger(Budget.coerce(budget), callback)
         best = self._search(grid.copy(), np.random.default_rng(seed), run)
         if not (best.cells[grid.givens] == grid.cells[grid.givens]).all():
             raise RuntimeError(f"{self.name} changed a given: this is a bug")
@@ -148,7 +181,7 @@ class Solver(ABC):
         )
 
     @abstractmethod
-    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
         """Search from `puzzle` (a private copy) and return the best grid found."""
 
     def __repr__(self) -> str:

@@ -1,15 +1,10 @@
 """Exact solvers: constraint propagation with search, and the lessons' naive backtracking.
 
 The exact solver is the project's independent checker: every other solver's
-answer is compared with it. It keeps, for each cell, a bitmask of the digits
-still possible there (bit d - 1 set means digit d is possible), and repeats two
-deductions until neither applies:
-
-- naked single: a cell with one candidate removes it from its peers;
-- hidden single: a digit possible in only one cell of a unit goes there.
-
-When the deductions stall, it guesses: it picks the cell with the fewest
-candidates (minimum remaining values) and tries each of them in turn.
+answer is compared with it. It applies naked and hidden singles to the candidate
+bitmasks of every cell (`propagation`) until neither applies. When the deductions
+stall, it guesses: it picks the cell with the fewest candidates (minimum remaining
+values) and tries each of them in turn.
 """
 
 from __future__ import annotations
@@ -20,14 +15,12 @@ from itertools import islice
 import numpy as np
 
 from ..cost import conflicts
-from ..grid import InvalidPuzzleError, Layout, SudokuGrid, as_grid
-from .base import Budget, Callback, Run, Solver, SolveResult
-
-Candidates = list[int]
-"""One bitmask per cell (flat index row * n + column): bit d - 1 set means digit d is possible."""
+from ..grid import Layout, SudokuGrid, as_grid
+from ..propagation import Candidates, Propagator
+from .base import Budget, Callback, RunLedger, Solver, SolveResult
 
 
-class _Search:
+class _Search(Propagator):
     """A depth-first search over candidate bitmasks that counts its nodes and guesses.
 
     nodes: grids propagated (the root and one per digit tried);
@@ -35,16 +28,9 @@ class _Search:
     """
 
     def __init__(self, layout: Layout) -> None:
-        self.peers = layout.peers
-        self.units = layout.units
-        self.full = (1 << layout.size) - 1
+        super().__init__(layout)
         self.nodes = 0
         self.guesses = 0
-
-    def initial(self, values: list[int]) -> tuple[Candidates, list[int]]:
-        """Candidates of a flat list of values (0 = empty), and the filled cells still to propagate."""
-        candidates = [1 << (v - 1) if v else self.full for v in values]
-        return candidates, [cell for cell, v in enumerate(values) if v]
 
     def solutions(self, candidates: Candidates, fixed: list[int]) -> Iterator[Candidates]:
         """Yield every solution (all cells single) reachable from `candidates`, in a fixed order."""
@@ -60,54 +46,6 @@ class _Search:
             child = candidates.copy()
             child[cell] = bit
             yield from self.solutions(child, [cell])
-
-    def propagate(self, candidates: Candidates, fixed: list[int]) -> bool:
-        """Apply naked and hidden singles in place until stable; False on a contradiction.
-
-        `fixed` lists the cells that became single and whose digit must still be removed from their peers.
-        """
-        peers = self.peers
-        while fixed:
-            for cell in fixed:  # this loop also visits the peers appended to `fixed` below
-                bit = candidates[cell]
-                for peer in peers[cell]:
-                    mask = candidates[peer]
-                    if mask & bit:
-                        mask ^= bit
-                        if not mask:
-                            return False
-                        candidates[peer] = mask
-                        if not mask & (mask - 1):
-                            fixed.append(peer)
-            fixed = self._hidden_singles(candidates)
-            if fixed is None:
-                return False
-        return True
-
-    def _hidden_singles(self, candidates: Candidates) -> list[int] | None:
-        """Place every digit that has one possible cell in a unit; return the cells placed, None on a contradiction."""
-        placed, full = [], self.full
-        for unit in self.units:
-            once = twice = settled = 0
-            for cell in unit:
-                mask = candidates[cell]
-                twice |= once & mask
-                once |= mask
-                if not mask & (mask - 1):
-                    settled |= mask  # a digit already placed in this unit
-            if once != full:
-                return None  # some digit has no place left in this unit
-            hidden = once & ~twice & ~settled  # digits with one possible cell, not yet placed there
-            if not hidden:
-                continue  # most units, once most digits are placed: the second pass is skipped
-            for cell in unit:
-                forced = candidates[cell] & hidden
-                if forced:
-                    if forced & (forced - 1):
-                        return None  # one cell is the only place for two digits
-                    candidates[cell] = forced
-                    placed.append(cell)
-        return placed
 
 
 def _fewest_candidates(candidates: Candidates) -> int | None:
@@ -137,31 +75,6 @@ def _explore(grid: SudokuGrid, limit: int) -> tuple[list[list[int]], _Search]:
     candidates, fixed = search.initial(grid.cells.ravel().tolist())
     found = islice(search.solutions(candidates, fixed), limit)
     return [[mask.bit_length() for mask in solution] for solution in found], search
-
-
-def propagate(puzzle) -> Candidates | None:
-    """Candidates of every flat cell after naked and hidden singles (bit d - 1 set: digit d possible).
-
-    None if the deductions reach a contradiction, i.e. the puzzle has no solution.
-    """
-    grid = as_grid(puzzle)
-    search = _Search(grid.layout)
-    candidates, fixed = search.initial(grid.cells.ravel().tolist())
-    return candidates if search.propagate(candidates, fixed) else None
-
-
-def propagated_candidates(puzzle) -> list[int]:
-    """Candidates of every flat cell after naked and hidden singles, as masks with bit d set when digit d is
-    possible (bit 0 unused, unlike `propagate`): the restricted representations of the metaheuristics.
-
-    Raises InvalidPuzzleError if the deductions reach a contradiction (the puzzle has no solution).
-    """
-    masks = propagate(puzzle)
-    if masks is None:
-        raise InvalidPuzzleError(
-            "the puzzle has no solution: constraint propagation reached a contradiction", "no-solution"
-        )
-    return [mask << 1 for mask in masks]  # bit d - 1 becomes bit d
 
 
 def count_solutions(puzzle, limit: int = 2) -> int:
@@ -207,7 +120,7 @@ class ExactSolver(Solver):
         and a solution found is valid by construction (every cell single, every digit removed
         from its peers), so it is not checked again.
         """
-        run = Run(Budget.coerce(budget), callback)  # the budget is ignored, but a bad one is still refused
+        run = RunLedger(Budget.coerce(budget), callback)  # the budget is ignored, but a bad one is still refused
         grid = _unchecked_grid(puzzle)
         best = self._search(grid, None, run)
         solved = best is not grid
@@ -224,7 +137,7 @@ class ExactSolver(Solver):
             stats=run.stats,
         )
 
-    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator | None, run: Run) -> SudokuGrid:
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator | None, run: RunLedger) -> SudokuGrid:
         """The first solution of `puzzle` as a new grid, or `puzzle` itself if it has none."""
         solutions, search = _explore(puzzle, 1)
         run.count(search.nodes)
@@ -257,13 +170,13 @@ class NaiveBacktracking(Solver):
 
     name = "backtracking"
 
-    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
         values = puzzle.cells.ravel().tolist()
         solved = self._fill(values, puzzle.layout.peers, puzzle.size, run)
         run.stats["calls"] = run.evaluations
         return puzzle.with_cells(values) if solved else puzzle
 
-    def _fill(self, values: list[int], peers: tuple[tuple[int, ...], ...], n: int, run: Run) -> bool:
+    def _fill(self, values: list[int], peers: tuple[tuple[int, ...], ...], n: int, run: RunLedger) -> bool:
         """Fill the empty cells of `values` in place; False (cells restored) if impossible or out of budget."""
         if run.exhausted():
             return False

@@ -1,6 +1,16 @@
-"""A genetic algorithm on PyGAD: PyGAD runs the evolution, we write the chromosome, the fitness and the operators.
+"""Genetic algorithms: the course's GA on PyGAD, and the two GAs of the cross-study (lesson 04).
 
-The chromosome is the candidate vector of a search space (see `spaces`): one
+- GeneticSolver ("genetic"): PyGAD runs the evolution, we write the chromosome, the fitness and the
+  operators (below).
+- PermutationGA ("perm-ga"): a small generational GA of our own on a permutation space (rows by
+  default): segment-wise uniform crossover, swap mutation, elitism.
+- MealpyGA ("mealpy-ga"): mealpy's BaseGA on a continuous encoding ("continuous": one real per free
+  cell, rounded down; "random-key": keys ranked per row).
+
+The two cross-study GAs evaluate every candidate through the same instrumented cost
+(`base.CountedObjective`), and call `observer(population)` after each generation when one is given.
+
+GeneticSolver's chromosome is the candidate vector of a search space (see `spaces`): one
 number per free cell. Three encodings are offered:
 
 - "cells": one digit 1..n per free cell (nothing holds by construction);
@@ -17,7 +27,7 @@ is the candidate positions of one row, or of one box): order crossover (OX),
 uniform segment crossover and swap mutation. They draw every random number from
 the GA instance's own generator, so a seed reproduces a run.
 
-The solver stops at zero conflicts, restarts with a doubled population (up to
+GeneticSolver stops at zero conflicts, restarts with a doubled population (up to
 `max_population`) after `stagnation` generations without progress, and never
 spends more evaluations than its budget.
 """
@@ -34,9 +44,19 @@ import pygad
 
 from ..cost import conflicts_of_many
 from ..grid import SudokuGrid
-from ..spaces import BoxPermutationSpace, CellSpace, PermutationSpace, RowPermutationSpace, Space
-from .base import Run, Solver
-from .exact import propagated_candidates
+from ..propagation import propagated_candidates
+from ..spaces import (
+    CONTINUOUS_SPACES,
+    PERMUTATION_SPACES,
+    BoxPermutationSpace,
+    CellSpace,
+    PermutationSpace,
+    RowPermutationSpace,
+    Space,
+    space_class,
+)
+from .base import CountedObjective, Observer, RunLedger, Solver
+from .mealpy_adapter import run_mealpy
 
 ENCODINGS: dict[str, type[Space]] = {"cells": CellSpace, "rows": RowPermutationSpace, "boxes": BoxPermutationSpace}
 """Encoding name -> search space."""
@@ -46,6 +66,8 @@ UNLIMITED = 2**62
 TOURNAMENT_SIZE = 3
 MIN_POPULATION = 4
 """A GA run needs at least this many individuals (two parents and room for offspring)."""
+MIN_MEALPY_GA_POPULATION = 10
+"""mealpy's GA draws tournaments of 20 % and 10 % of its population: below 10 it fails."""
 
 SILENT = logging.getLogger("sudoku_course.genetic.pygad")
 """The logger given to PyGAD: PyGAD logs an error before raising it; we only let it raise."""
@@ -203,7 +225,7 @@ def segments_of(space: Space) -> list[np.ndarray]:
 class Evolution:
     """One PyGAD run (one population) of a GeneticSolver search: its bookkeeping between generations."""
 
-    def __init__(self, solver: GeneticSolver, run: Run, allowance: int, per_generation: int) -> None:
+    def __init__(self, solver: GeneticSolver, run: RunLedger, allowance: int, per_generation: int) -> None:
         self.solver = solver
         self.run = run
         self.allowance = allowance  # evaluations this search may spend in total
@@ -317,7 +339,7 @@ class GeneticSolver(Solver):
             if restrict and isinstance(operator, str) and operator not in CROSSOVERS | MUTATIONS:
                 raise ValueError(f"restrict needs the course's operators or functions, not PyGAD's {operator!r}")
 
-    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
         candidates = propagated_candidates(puzzle) if self.restrict else None
         space = ENCODINGS[self.encoding](puzzle) if candidates is None else ENCODINGS[self.encoding](puzzle, candidates)
         if space.dimension == 0:  # nothing to search: the puzzle is full
@@ -341,7 +363,7 @@ class GeneticSolver(Solver):
                 return puzzle.with_cells(space.decode(best).cells)  # the puzzle's own givens
             run.restarts += 1
 
-    def _allowance(self, run: Run) -> int:
+    def _allowance(self, run: RunLedger) -> int:
         """Evaluations the run may spend: its budget's, max_evaluations without a budget, unlimited with
         only a time budget (the clock stops the run)."""
         if run.budget.evaluations is not None:
@@ -349,7 +371,13 @@ class GeneticSolver(Solver):
         return UNLIMITED if run.budget.limited else self.max_evaluations
 
     def _evolve(
-        self, space: Space, fitness: PopulationFitness, size: int, rng: np.random.Generator, run: Run, allowance: int
+        self,
+        space: Space,
+        fitness: PopulationFitness,
+        size: int,
+        rng: np.random.Generator,
+        run: RunLedger,
+        allowance: int,
     ) -> Evolution:
         """Run PyGAD once from a random population of `size` individuals."""
         elitism = min(self.elitism, size - 2)
@@ -416,3 +444,150 @@ def _bind(operator: str | Callable, ours: dict[str, Callable], **keywords) -> st
             return operator
         operator = ours[operator]
     return partial(operator, **keywords)
+
+
+# -------------------------------------------- the cross-study's GAs: ours on permutations
+class PermutationGA(Solver):
+    """A generational GA on a permutation space: every row (or box) stays a permutation.
+
+    Lesson 04, section 3 (quatre moteurs, un même budget).
+
+    One generation breeds `population_size` children, each from two parents
+    drawn among the better half of the population (truncation selection):
+
+    - crossover: each segment (the free cells of one row, or of one box) is
+      copied whole from one parent or the other, with probability 1/2;
+    - mutation: with probability `mutation_rate`, a swap of two free cells of
+      one segment (the space's `neighbour` move).
+
+    The next population is the `elitism` best parents plus the best children.
+    Every child is evaluated once: a generation costs `population_size`
+    evaluations, like a generation of a PSO or of mealpy's GA.
+    """
+
+    name = "perm-ga"
+
+    def __init__(
+        self,
+        space: str = "rows",
+        population_size: int = 40,
+        max_iterations: int = 200,
+        elitism: int = 2,
+        mutation_rate: float = 0.7,
+        observer: Observer | None = None,
+    ) -> None:
+        space_class(space, PERMUTATION_SPACES)
+        if population_size < 4 or max_iterations < 1:
+            raise ValueError(
+                f"need population_size >= 4 and max_iterations >= 1, got {population_size}, {max_iterations}"
+            )
+        if not 0 <= elitism < population_size:
+            raise ValueError(f"elitism must be between 0 and population_size - 1, got {elitism}")
+        if not 0 <= mutation_rate <= 1:
+            raise ValueError(f"mutation_rate must lie in [0, 1], got {mutation_rate}")
+        self.space = space
+        self.population_size = population_size
+        self.max_iterations = max_iterations
+        self.elitism = elitism
+        self.mutation_rate = mutation_rate
+        self.observer = observer
+
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
+        space = space_class(self.space, PERMUTATION_SPACES)(puzzle)
+        cost = CountedObjective(space, run)
+        population = [space.random(rng) for _ in range(self.population_size)]
+        costs = _evaluate_all(cost, population, run)
+        if cost.best_cost == 0 or run.exhausted():  # nothing left to evolve: the first population is the result
+            run.record(cost.best_cost)
+            return cost.best_grid
+        for _ in range(self.max_iterations):
+            order = np.argsort(costs, kind="stable")
+            parents = [population[k] for k in order[: max(2, len(order) // 2)]]
+            children = [self.child(space, parents, rng) for _ in range(self.population_size)]
+            child_costs = _evaluate_all(cost, children, run)  # shorter if the budget runs out
+            ranked = sorted(
+                [(costs[k], 0, k) for k in order[: self.elitism]] + [(c, 1, k) for k, c in enumerate(child_costs)],
+                key=lambda entry: entry[:2],  # by cost, parents first on ties
+            )[: self.population_size]
+            population = [population[k] if source == 0 else children[k] for _, source, k in ranked]
+            costs = [c for c, _, _ in ranked]
+            if self.observer is not None:
+                self.observer(np.array(population))
+            if run.record(cost.best_cost):
+                break
+        return cost.best_grid
+
+    def child(self, space: PermutationSpace, parents: list[np.ndarray], rng: np.random.Generator) -> np.ndarray:
+        """A child of two distinct parents: segment-wise uniform crossover, then maybe one swap."""
+        first, second = rng.choice(len(parents), size=2, replace=False)
+        child = parents[first].copy()
+        for segment in space.segments:
+            if rng.random() < 0.5:
+                child[segment] = parents[second][segment]
+        if rng.random() < self.mutation_rate:
+            child = space.neighbour(child, rng)
+        return child
+
+
+def _evaluate_all(cost: CountedObjective, candidates: list[np.ndarray], run: RunLedger) -> list[int]:
+    """Costs of the candidates in order; stops early once the budget is spent or a solution is found."""
+    costs = []
+    for candidate in candidates:
+        if run.exhausted() or cost.best_cost == 0:
+            break
+        costs.append(int(cost(candidate)))
+    return costs
+
+
+# ------------------------------------------------ the cross-study's GAs: mealpy's, continuous
+class MealpyGA(Solver):
+    """mealpy's BaseGA (tournament selection, uniform crossover, random-reset mutation) on a continuous encoding.
+
+    Lesson 04, section 3 (quatre moteurs, un même budget).
+
+    `space` is "continuous" (one real in [1, n + 1) per free cell, rounded
+    down) or "random-key" (one key in [0, 1) per free cell, ranked per row).
+    Each epoch breeds `population_size` children, all evaluated; `crossover_rate` is the crossover
+    probability (mealpy's pc) and `mutation_rate` the probability that a gene is redrawn (mealpy's pm). mealpy is
+    imported on first use and seeded through `solve(..., seed=...)`.
+    """
+
+    name = "mealpy-ga"
+
+    def __init__(
+        self,
+        space: str = "continuous",
+        population_size: int = 40,
+        max_iterations: int = 200,
+        crossover_rate: float = 0.95,
+        mutation_rate: float = 0.025,
+        observer: Observer | None = None,
+    ) -> None:
+        space_class(space, CONTINUOUS_SPACES)
+        if population_size < MIN_MEALPY_GA_POPULATION or max_iterations < 1:
+            raise ValueError(
+                f"mealpy's GA needs population_size >= {MIN_MEALPY_GA_POPULATION} and max_iterations >= 1,"
+                f" got {population_size} and {max_iterations}"
+            )
+        if not (0 < crossover_rate < 1 and 0 < mutation_rate < 1):
+            raise ValueError(
+                "crossover_rate and mutation_rate must lie strictly between 0 and 1,"
+                f" got {crossover_rate} and {mutation_rate}"
+            )
+        self.space = space
+        self.population_size = population_size
+        self.max_iterations = max_iterations
+        self.crossover_rate = crossover_rate
+        self.mutation_rate = mutation_rate
+        self.observer = observer
+
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
+        from mealpy.evolutionary_based.GA import BaseGA
+
+        params = {
+            "epoch": self.max_iterations,
+            "pop_size": self.population_size,
+            "pc": self.crossover_rate,
+            "pm": self.mutation_rate,
+        }
+        return run_mealpy(BaseGA, params, space_class(self.space)(puzzle), run, rng, self.observer)

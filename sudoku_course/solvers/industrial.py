@@ -19,7 +19,7 @@ import z3
 from ortools.sat.python import cp_model
 
 from ..grid import SudokuGrid, as_grid
-from .base import Run, Solver
+from .base import RunLedger, Solver
 
 MAX_ENGINE_SEED = 2**31 - 1
 """Both engines take a 32-bit seed; ours is drawn from the run's generator, so the same seed gives the same run."""
@@ -33,7 +33,7 @@ class _EngineSolver(Solver):
             raise ValueError(f"workers must be a positive integer, got {workers!r}")
         self.workers = int(workers)
 
-    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
         """Run the engine once with the run's time budget; the puzzle itself if it found no solution."""
         if run.budget.evaluations is not None:
             run.stats["ignored_evaluation_budget"] = run.budget.evaluations

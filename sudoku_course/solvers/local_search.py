@@ -14,7 +14,7 @@ from itertools import combinations
 
 from ..cost import ConflictTable
 from ..grid import SudokuGrid
-from .base import Run
+from .base import RunLedger
 
 GROUP_KINDS = ("rows", "boxes")
 
@@ -32,7 +32,7 @@ def free_cell_groups(puzzle: SudokuGrid, kind: str = "rows") -> list[list[int]]:
 def hill_climb(
     table: ConflictTable,
     groups: Sequence[Sequence[int]],
-    run: Run | None = None,
+    run: RunLedger | None = None,
     candidates: Sequence[int] | None = None,
 ) -> int:
     """Swap cells inside the groups while some swap lowers the cost; return the number of swaps made.

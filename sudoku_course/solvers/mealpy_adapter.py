@@ -15,36 +15,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..cost import conflicts
 from ..grid import SudokuGrid
 from ..spaces import ContinuousSpace, Space
-from .base import Run
-
-Observer = Callable[[np.ndarray], None]
-"""Called with the population (one candidate per row) after each generation."""
-
-
-class StopSearch(Exception):
-    """Raised from inside mealpy's loop to stop it: the grid is solved or the budget is spent."""
-
-
-class CountedObjective:
-    """The instrumented cost: conflicts of the decoded grid, one evaluation counted per call, best grid kept."""
-
-    def __init__(self, space: Space, run: Run) -> None:
-        self.space, self.run = space, run
-        self.best_cost = np.iinfo(np.int64).max
-        self.best_grid: SudokuGrid | None = None
-
-    def __call__(self, candidate: np.ndarray) -> float:
-        if self.run.exhausted() or self.best_cost == 0:
-            raise StopSearch
-        self.run.count()
-        grid = self.space.decode(candidate)
-        cost = conflicts(grid)
-        if cost < self.best_cost:
-            self.best_cost, self.best_grid = cost, grid
-        return float(cost)
+from .base import CountedObjective, Observer, RunLedger, StopSearch
 
 
 def mealpy_problem(space: Space, objective: Callable[[np.ndarray], float]) -> dict:
@@ -61,7 +34,12 @@ def mealpy_problem(space: Space, objective: Callable[[np.ndarray], float]) -> di
 
 
 def run_mealpy(
-    optimizer: type, params: dict, space: Space, run: Run, rng: np.random.Generator, observer: Observer | None = None
+    optimizer: type,
+    params: dict,
+    space: Space,
+    run: RunLedger,
+    rng: np.random.Generator,
+    observer: Observer | None = None,
 ) -> SudokuGrid:
     """Run mealpy's `optimizer(**params)` on `space` within `run`; return the best grid decoded."""
     objective = CountedObjective(space, run)

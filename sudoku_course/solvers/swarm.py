@@ -24,9 +24,9 @@ import numpy as np
 
 from ..cost import ConflictTable, conflicts, conflicts_of_many
 from ..grid import SudokuGrid
+from ..propagation import propagated_candidates
 from ..spaces import CONTINUOUS_SPACES, BoxPermutationSpace, RowPermutationSpace, space_class
-from .base import Run, Solver
-from .exact import propagated_candidates
+from .base import RunLedger, Solver
 from .local_search import free_cell_groups, hill_climb
 from .mealpy_adapter import run_mealpy
 
@@ -51,10 +51,10 @@ class WorkerExplorerSwarm(Solver):
 
     The best grid ever seen is kept. After `max_iterations` iterations without a
     solution the hive restarts from scratch (the generator continues, so each
-    attempt starts from new random grids), up to `max_attempts` attempts when
-    the run has no budget; a run given a budget of evaluations or seconds
-    starts new attempts until it is spent.
-    With `stagnation_limit`, a best grid that has not improved for that many
+    attempt starts from new random grids), up to `max_restarts` restarts (so
+    max_restarts + 1 attempts) when the run has no budget; a run given a budget
+    of evaluations or seconds starts new attempts until it is spent.
+    With `stagnation`, a best grid that has not improved for that many
     iterations is polished by a hill climb over box swaps (the hybrid variant).
 
     With `restrict`, the hive lives in the restricted box space: cells fixed by
@@ -75,11 +75,11 @@ class WorkerExplorerSwarm(Solver):
         self,
         population_size: int = 200,
         max_iterations: int = 3000,
-        max_attempts: int = 10,
+        max_restarts: int = 9,
         worker_ratio: float = 0.9,
         max_age: int = 1000,
         mutation_rate: float = 0.001,
-        stagnation_limit: int | None = None,
+        stagnation: int | None = None,
         restrict: bool = False,
     ) -> None:
         workers = int(population_size * worker_ratio)
@@ -88,28 +88,30 @@ class WorkerExplorerSwarm(Solver):
                 f"the hive needs at least one worker and one explorer: population_size={population_size} and "
                 f"worker_ratio={worker_ratio} give {workers} workers and {population_size - workers} explorers"
             )
-        for label, value in (("max_iterations", max_iterations), ("max_attempts", max_attempts), ("max_age", max_age)):
+        for label, value in (("max_iterations", max_iterations), ("max_age", max_age)):
             if value < 1:
                 raise ValueError(f"{label} must be at least 1, got {value}")
+        if max_restarts < 0:
+            raise ValueError(f"max_restarts must be at least 0, got {max_restarts}")
         if not 0 <= mutation_rate <= 1:
             raise ValueError(f"mutation_rate must lie in [0, 1], got {mutation_rate}")
-        if stagnation_limit is not None and stagnation_limit < 1:
-            raise ValueError(f"stagnation_limit must be at least 1 (or None), got {stagnation_limit}")
+        if stagnation is not None and stagnation < 1:
+            raise ValueError(f"stagnation must be at least 1 (or None), got {stagnation}")
         self.population_size = population_size
         self.max_iterations = max_iterations
-        self.max_attempts = max_attempts
+        self.max_restarts = max_restarts
         self.worker_ratio = worker_ratio
         self.max_age = max_age
         self.mutation_rate = mutation_rate
-        self.stagnation_limit = stagnation_limit
+        self.stagnation = stagnation
         self.restrict = restrict
 
-    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
         candidates = propagated_candidates(puzzle) if self.restrict else None
         space = BoxPermutationSpace(puzzle, candidates)
         hive = Hive(space, self.population_size, int(self.population_size * self.worker_ratio), rng, run)
         attempt = 0
-        while hive.best_error > 0 and (attempt < self.max_attempts or run.budget.limited):
+        while hive.best_error > 0 and (attempt <= self.max_restarts or run.budget.limited):
             if attempt:
                 run.restarts += 1
                 hive.populate()
@@ -119,7 +121,7 @@ class WorkerExplorerSwarm(Solver):
         run.stats.update(worker_resets=hive.resets, local_searches=hive.local_searches)
         return puzzle.with_cells(hive.best_cells.reshape(puzzle.cells.shape))
 
-    def _attempt(self, hive: Hive, run: Run) -> bool:
+    def _attempt(self, hive: Hive, run: RunLedger) -> bool:
         """Run the iterations of one attempt; True if the run must stop (solved, budget spent or callback)."""
         stagnant = 0
         for _ in range(self.max_iterations):
@@ -128,7 +130,7 @@ class WorkerExplorerSwarm(Solver):
             hive.explore()
             hive.merge()
             stagnant = 0 if hive.best_error < previous_best else stagnant + 1
-            if self.stagnation_limit is not None and stagnant >= self.stagnation_limit:
+            if self.stagnation is not None and stagnant >= self.stagnation:
                 hive.polish_best()
                 stagnant = 0
             if run.record(hive.best_error):
@@ -140,7 +142,7 @@ class Hive:
     """The organisms of a WorkerExplorerSwarm: flat grids, errors and ages, workers first."""
 
     def __init__(
-        self, space: BoxPermutationSpace, organisms: int, workers: int, rng: np.random.Generator, run: Run
+        self, space: BoxPermutationSpace, organisms: int, workers: int, rng: np.random.Generator, run: RunLedger
     ) -> None:
         self.puzzle, self.rng, self.run = space.puzzle, rng, run
         self.organisms, self.workers = organisms, workers
@@ -492,7 +494,7 @@ class SwapPSO(Solver):
         else:
             particle.position = apply_cycles(particle.position, particle.velocity, masks)
 
-    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
         space = RowPermutationSpace(puzzle, propagated_candidates(puzzle) if self.restrict else None)
         best, best_cost = None, np.inf
         run.stats["local_searches"] = 0
@@ -504,7 +506,7 @@ class SwapPSO(Solver):
                 return puzzle.with_cells(best)
             run.restarts += 1
 
-    def _fly(self, space: RowPermutationSpace, rng: np.random.Generator, run: Run) -> tuple[np.ndarray, int]:
+    def _fly(self, space: RowPermutationSpace, rng: np.random.Generator, run: RunLedger) -> tuple[np.ndarray, int]:
         """One swarm of `population_size` particles for at most `max_iterations` iterations (restricted: until
         `stagnation` iterations bring no better best): its best grid and cost."""
         puzzle = space.puzzle
@@ -553,14 +555,14 @@ def _nudged(space: RowPermutationSpace, cells: np.ndarray, rng: np.random.Genera
     return flat.reshape(cells.shape)
 
 
-def _evaluate(puzzle: SudokuGrid, cells: np.ndarray, run: Run) -> int:
+def _evaluate(puzzle: SudokuGrid, cells: np.ndarray, run: RunLedger) -> int:
     """Conflicts of a full grid given as cells, counted as one evaluation."""
     run.count()
     return conflicts(puzzle.with_cells(cells))
 
 
 def _polish(
-    puzzle: SudokuGrid, cells: np.ndarray, run: Run, candidates: list[int] | None = None
+    puzzle: SudokuGrid, cells: np.ndarray, run: RunLedger, candidates: list[int] | None = None
 ) -> tuple[np.ndarray, int]:
     """Hill-climb a grid by row swaps (within `candidates`, if given); return the new cells and their cost."""
     table = ConflictTable(puzzle.with_cells(cells))
@@ -572,11 +574,12 @@ def _polish(
 # mealpy's canonical PSO on a continuous encoding
 # ======================================================================================
 class MealpyPSO(Solver):
-    """mealpy's OriginalPSO (inertia w, coefficients c1 and c2) over a continuous encoding of the free cells.
+    """mealpy's OriginalPSO (constant inertia, coefficients c1 and c2) over a continuous encoding of the free cells.
 
     Lesson 03, sections 8 (encodage continu) and 10 (clés aléatoires).
 
-    Defaults are Clerc's constriction values (w = 0.7298, c1 = c2 = 1.49618).
+    Defaults are Clerc's constriction values (inertia = 0.7298, c1 = c2 = 1.49618); mealpy calls the
+    inertia w.
     `space` is "continuous" (one real in [1, n + 1) per free cell, decoded by
     rounding down) or "random-key" (one key in [0, 1) per free cell, each row's
     missing digits handed out in the order of its keys). mealpy is imported on
@@ -591,7 +594,7 @@ class MealpyPSO(Solver):
         space: str = "continuous",
         population_size: int = 60,
         max_iterations: int = 300,
-        w: float = 0.7298,
+        inertia: float = 0.7298,
         c1: float = 1.49618,
         c2: float = 1.49618,
     ) -> None:
@@ -603,11 +606,11 @@ class MealpyPSO(Solver):
         self.space = space
         self.population_size = population_size
         self.max_iterations = max_iterations
-        self.w = w
+        self.inertia = inertia
         self.c1 = c1
         self.c2 = c2
 
-    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: Run) -> SudokuGrid:
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
         from mealpy.swarm_based.PSO import OriginalPSO
 
         params = {
@@ -615,6 +618,6 @@ class MealpyPSO(Solver):
             "pop_size": self.population_size,
             "c1": self.c1,
             "c2": self.c2,
-            "w": self.w,
+            "w": self.inertia,
         }
         return run_mealpy(OriginalPSO, params, space_class(self.space)(puzzle), run, rng)

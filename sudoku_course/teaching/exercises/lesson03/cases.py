@@ -226,7 +226,7 @@ def _convergence_judge(max_iterations: int) -> Callable[[Plain], str | None]:
             )
         if len(costs) > max_iterations:
             return (
-                "la liste a plus de valeurs que d'itérations demandées : une seule tentative (max_attempts=1), "
+                "la liste a plus de valeurs que d'itérations demandées : une seule tentative (max_restarts=0), "
                 "une valeur après chaque itération"
             )
         rising = next((k for k in range(1, len(costs)) if costs[k] > costs[k - 1]), None)

@@ -88,7 +88,7 @@ def swarm_size_study(puzzles: list[SudokuGrid], sizes: list[int], seeds: list[in
 def track_convergence(puzzle: SudokuGrid, max_iterations: int, seed: int) -> list[int]:
     """Reference: best cost after each iteration of one attempt of a 100-organism worker/explorer swarm."""
     costs = []
-    solver = WorkerExplorerSwarm(population_size=100, max_iterations=max_iterations, max_attempts=1)
+    solver = WorkerExplorerSwarm(population_size=100, max_iterations=max_iterations, max_restarts=0)
     solver.solve(puzzle, seed=seed, callback=lambda epoch, best: costs.append(best))
     return costs
 

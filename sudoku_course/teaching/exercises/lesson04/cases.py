@@ -633,8 +633,8 @@ def _design_summary(puzzle, seeds: tuple[int, ...]) -> Callable[..., Plain]:
             "representations": list(design.representations),
             "algorithms": list(design.algorithms),
             "seeds": [int(s) for s in design.seeds],
-            "population": design.population,
-            "generations": design.generations,
+            "population": design.population_size,
+            "generations": design.max_iterations,
             "puzzles": [grid.to_string() for grid in design.grids.values()],
         }
 

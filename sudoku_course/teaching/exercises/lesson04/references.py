@@ -59,7 +59,9 @@ def percentile_inputs(seed: int | None) -> list[float]:
 
 def cross_study(puzzle, seeds=SEEDS, population_size=POPULATION, max_iterations=GENERATIONS):
     """Reference: the 2 x 2 design (R1, R2 x PSO, GA) on one puzzle: its cross table and the course's verdict."""
-    design = CrossDesign({"grille": puzzle}, seeds=tuple(seeds), population=population_size, generations=max_iterations)
+    design = CrossDesign(
+        {"grille": puzzle}, seeds=tuple(seeds), population_size=population_size, max_iterations=max_iterations
+    )
     runs = run_design(design, progress=False)
     return cross_table(runs), effects_verdict(bootstrap_effects(runs))
 
