@@ -423,6 +423,38 @@ def test_the_runner_runs_definitions_value_cells_then_cases(monkeypatch, tmp_pat
     assert answers[5]["message"] == "box_index"
 
 
+WITHOUT_REFERENCES = """
+import json, sys
+class NoReferences:
+    def find_spec(self, name, path=None, target=None):
+        if name.endswith(".references"):
+            raise ModuleNotFoundError(name)
+sys.meta_path.insert(0, NoReferences())
+from sudoku_course.teaching.exercises import load_all
+prepared = json.loads(sys.argv[1])
+for seed in (None, 7):
+    for item in load_all().values():
+        cases = item.cases(seed, prepared[str(seed)].get(item.name))
+        assert cases and all(case.label for case in cases), item.name
+print(sorted(name for name in sys.modules if "references" in name))
+"""
+
+
+def test_every_exercise_builds_its_cases_where_no_reference_can_be_imported():
+    """As the runner does in the sandbox, whose copy of the package holds no reference: the data that only a
+    reference makes (`Exercise.prepare`) comes from here, as the grader sends it."""
+    import subprocess
+    import sys
+
+    items = [item for item in load_all().values() if item.prepare]
+    prepared = {str(seed): {item.name: item.prepared(seed) for item in items} for seed in (None, 7)}
+    done = subprocess.run(
+        [sys.executable, "-c", WITHOUT_REFERENCES, json.dumps(prepared)], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "[]" and items
+
+
 def test_hidden_cases_come_in_an_order_shuffled_by_the_seed_and_the_same_one_again():
     item = exercise("is_valid_solution")
     assert [case.label for case in item.cases(None)] == [case.label for case in item.make_cases(None)]
