@@ -38,7 +38,7 @@ def double_cases(seed: int | None) -> list[Case]:
     ]
 
 
-DOUBLE = Exercise("test_double", "99-test", ("double",), (double,), double_cases, time_limit=1.0)
+DOUBLE = Exercise("test_double", "99-test", ("double",), __name__, double_cases, time_limit=1.0)
 
 
 @pytest.fixture
@@ -143,7 +143,7 @@ def test_check_refuses_a_wrong_number_of_functions_or_an_unknown_name(registered
 
 
 def test_text_and_html_reports(capsys):
-    item = Exercise("test_html", "99-test", ("f",), (double,), lambda seed: [Case("<b>balise</b>", calling(1))])
+    item = Exercise("test_html", "99-test", ("double",), __name__, lambda seed: [Case("<b>balise</b>", calling(1))])
     report = evaluate(item, [double])
     assert "&lt;b&gt;balise&lt;/b&gt;" in report.html() and "<b>balise" not in report.html()
     assert repr(report) == "<vérification test_html : bravo, les 1 cas sont réussis>"

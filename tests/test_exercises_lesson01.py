@@ -10,8 +10,10 @@ import pytest
 
 from sudoku_course.puzzles import reference
 from sudoku_course.solvers.genetic import GeneticSolver
-from sudoku_course.teaching.exercises import lesson01, lesson_exercises
-from sudoku_course.teaching.exercises.lesson01 import evolve, population_costs, random_population
+from sudoku_course.teaching.exercises import lesson_exercises
+from sudoku_course.teaching.exercises.lesson01 import cases
+from sudoku_course.teaching.exercises.lesson01 import references as lesson01
+from sudoku_course.teaching.exercises.lesson01.provided import BUDGET, evolve, population_costs, random_population
 
 REFERENCES = {
     "weighted_fitness": (lesson01.weighted_fitness,),
@@ -177,39 +179,40 @@ def crossover_in_place(parents, offspring_size, ga_instance, segments):
 
 
 # ------------------------------------------------------------ tournament_selection
-def worst_wins(costs, count, rng, size=3):
-    contestants = [rng.choice(len(costs), size=size, replace=False) for _ in range(count)]
+def worst_wins(costs, count, rng, tournament_size=3):
+    contestants = [rng.choice(len(costs), size=tournament_size, replace=False) for _ in range(count)]
     return np.array([c[np.argmax(costs[c])] for c in contestants])
 
 
-def position_among_contestants(costs, count, rng, size=3):
-    return np.array([np.argmin(costs[rng.choice(len(costs), size=size, replace=False)]) for _ in range(count)])
+def position_among_contestants(costs, count, rng, tournament_size=3):
+    draws = [rng.choice(len(costs), size=tournament_size, replace=False) for _ in range(count)]
+    return np.array([np.argmin(costs[contestants]) for contestants in draws])
 
 
-def tournament_with_global_random(costs, count, rng, size=3):
-    return lesson01.tournament_selection(costs, count, np.random.default_rng(np.random.randint(1000)), size)
+def tournament_with_global_random(costs, count, rng, tournament_size=3):
+    return lesson01.tournament_selection(costs, count, np.random.default_rng(np.random.randint(1000)), tournament_size)
 
 
-def first_individual_of_the_best_cost(costs, count, rng, size=3):
-    contestants = [rng.choice(len(costs), size=size, replace=False) for _ in range(count)]
+def first_individual_of_the_best_cost(costs, count, rng, tournament_size=3):
+    contestants = [rng.choice(len(costs), size=tournament_size, replace=False) for _ in range(count)]
     return np.array([list(costs).index(costs[c].min()) for c in contestants])  # may be a non-participant
 
 
-def contestants_with_replacement(costs, count, rng, size=3):
-    contestants = rng.integers(len(costs), size=(count, size))
+def contestants_with_replacement(costs, count, rng, tournament_size=3):
+    contestants = rng.integers(len(costs), size=(count, tournament_size))
     return contestants[np.arange(count), np.argmin(costs[contestants], axis=1)]
 
 
-def the_best_ones(costs, count, rng, size=3):
+def the_best_ones(costs, count, rng, tournament_size=3):
     return np.resize(np.argsort(costs), count)
 
 
-def one_contestant_more(costs, count, rng, size=3):
-    return lesson01.tournament_selection(costs, count, rng, min(size + 1, len(costs)))
+def one_contestant_more(costs, count, rng, tournament_size=3):
+    return lesson01.tournament_selection(costs, count, rng, min(tournament_size + 1, len(costs)))
 
 
-def sorts_the_costs(costs, count, rng, size=3):
-    winners = lesson01.tournament_selection(costs, count, rng, size)
+def sorts_the_costs(costs, count, rng, tournament_size=3):
+    winners = lesson01.tournament_selection(costs, count, rng, tournament_size)
     costs.sort()
     return winners
 
@@ -462,8 +465,8 @@ def test_children_copied_from_the_old_grids_are_told(fails_without_leak):
 def test_one_child_equal_to_an_old_grid_by_chance_is_not_a_failure():
     population = np.arange(4 * 9 * 9).reshape(4, 9, 9)
     new = np.concatenate([population[:2], population[3:], population[:1] + 1000])
-    assert lesson01._copies_problem(new, population, elitism=2) is None
-    assert "copies" in lesson01._copies_problem(np.concatenate([population[:2], population[2:]]), population, 2)
+    assert cases._copies_problem(new, population, elitism=2) is None
+    assert "copies" in cases._copies_problem(np.concatenate([population[:2], population[2:]]), population, 2)
 
 
 def test_a_tournament_of_the_worst_reads_its_mean_rank(fails_without_leak):
@@ -509,9 +512,9 @@ def test_the_time_ratio_order_is_read_from_the_students_own_ratio(fails_without_
 # ------------------------------------------------------------ the harness
 def test_evolve_with_the_reference_solves_the_temoin_for_every_pinned_seed():
     puzzle = reference()
-    for seed in range(lesson01.OUTCOME_SEEDS):
+    for seed in range(cases.OUTCOME_SEEDS):
         run = evolve(puzzle, lesson01.next_generation, seed=seed)
-        assert run["cost"] == 0 and run["evaluations"] <= lesson01.BUDGET
+        assert run["cost"] == 0 and run["evaluations"] <= BUDGET
         assert np.array_equal(run["grid"][puzzle.givens], puzzle.cells[puzzle.givens])
         assert run["history"] == sorted(run["history"], reverse=True)
 

@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 from sudoku_course.cost import ConflictTable
-from sudoku_course.teaching.exercises import lesson02, lesson_exercises
+from sudoku_course.teaching.exercises import lesson_exercises
+from sudoku_course.teaching.exercises.lesson02 import cases
+from sudoku_course.teaching.exercises.lesson02 import references as lesson02
 
 REFERENCES = {
     "partial_energy": (lesson02.partial_energy,),
@@ -229,7 +231,7 @@ def flawed_anneal(flaw):
 RULE_FLAWS = {
     "own_count": "keeps its own count of stale chains and ignores the count the rule returns",
     "never_reset": "never resets the count when a chain improves the best energy",
-    "one_chain_less": "stops after max_chains - 1 chains",
+    "one_chain_less": "stops after max_iterations - 1 chains",
     "fixed_cooling": "cools by 0.95 and never calls the rule",
     "rule_before_chain": "asks the rule for the temperature before each chain, the first included",
 }
@@ -238,11 +240,11 @@ RULE_FLAWS = {
 def flawed_anneal_with_rule(flaw):
     """lesson02.anneal_with_rule with one flaw of RULE_FLAWS (or of FLAWS, in its chains)."""
 
-    def anneal_with_rule(state, moves, rng, rule, *, t0, chain_length, max_chains):
+    def anneal_with_rule(state, moves, rng, rule, *, t0, chain_length, max_iterations):
         table = ConflictTable(state)
         best, best_cells = table.cost, list(table.cells)
         trace, temperature, stale, own = [], t0, 0, 0
-        while len(trace) < max_chains - (flaw == "one_chain_less") and best > 0:
+        while len(trace) < max_iterations - (flaw == "one_chain_less") and best > 0:
             if flaw == "rule_before_chain":
                 temperature, stale = rule(temperature, stale, trace[-1]["acceptance"] if trace else 1.0)
             before = best
@@ -292,16 +294,16 @@ def upwards(t0, t_min, steps):
 
 
 # ------------------------------------------------------------ next_temperature, adapt_alpha
-def ignores_the_tie(temperature, stale, *, t0, alpha, patience, reheat_factor):
-    return (reheat_factor * t0, 0) if stale > patience else (temperature * alpha, stale)
+def ignores_the_tie(temperature, stale, *, t0, alpha, stagnation, reheat_factor):
+    return (reheat_factor * t0, 0) if stale > stagnation else (temperature * alpha, stale)
 
 
-def reheats_to_t0(temperature, stale, *, t0, alpha, patience, reheat_factor):
-    return (t0, 0) if stale >= patience else (temperature * alpha, stale)
+def reheats_to_t0(temperature, stale, *, t0, alpha, stagnation, reheat_factor):
+    return (t0, 0) if stale >= stagnation else (temperature * alpha, stale)
 
 
-def keeps_the_count(temperature, stale, *, t0, alpha, patience, reheat_factor):
-    return (reheat_factor * t0, stale) if stale >= patience else (temperature * alpha, stale)
+def keeps_the_count(temperature, stale, *, t0, alpha, stagnation, reheat_factor):
+    return (reheat_factor * t0, stale) if stale >= stagnation else (temperature * alpha, stale)
 
 
 def tie_at_half(alpha, acceptance):
@@ -471,7 +473,7 @@ def test_partial_energy_says_the_grid_was_changed(fails_without_leak):
 
 def test_anneal_says_where_the_best_grid_is_watched(fails_without_leak):
     report = fails_without_leak("anneal", flawed_anneal("best_per_chain"))
-    assert [r.detail for r in report.details if r.detail] == [lesson02.WITHIN_CHAINS]
+    assert [r.detail for r in report.details if r.detail] == [cases.WITHIN_CHAINS]
 
 
 def test_anneal_says_the_last_chain_belongs_to_the_trace(fails_without_leak):

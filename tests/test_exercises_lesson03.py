@@ -3,7 +3,6 @@ and the provided swarm loop solves the témoin with the reference step."""
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import math
 import statistics
@@ -15,9 +14,10 @@ from hypothesis import strategies as st
 
 from sudoku_course.cost import conflicts
 from sudoku_course.solvers.swarm import WorkerExplorerSwarm
-from sudoku_course.teaching.exercises import lesson03 as L
 from sudoku_course.teaching.exercises import lesson_exercises
 from sudoku_course.teaching.exercises.common import row_permuted_state, temoin, temoin_solution
+from sudoku_course.teaching.exercises.lesson03 import cases, provided
+from sudoku_course.teaching.exercises.lesson03 import references as L
 
 REFERENCES = {
     "swarm_size_study": (L.swarm_size_study,),
@@ -76,28 +76,28 @@ def test_a_reference_step_keeps_rows_and_givens(rng):
 
 # ------------------------------------------------------------ the provided loop
 def test_the_reference_step_solves_the_temoin_with_every_pinned_seed():
-    for seed in L.PINNED_SEEDS:
-        run = L.swarm_loop(temoin(), L.swap_pso_step, seed)
+    for seed in cases.PINNED_SEEDS:
+        run = provided.swarm_loop(temoin(), L.swap_pso_step, seed)
         assert run.solved and np.array_equal(run.cells, temoin_solution().cells), seed
         assert run.evaluations <= 30_000 / 2, "the reference needs a comfortable margin inside the budget"
 
 
 def test_the_loop_is_reproducible_and_stays_within_its_budget():
-    first, again = (L.swarm_loop(temoin(), L.swap_pso_step, 11, budget=2_000) for _ in range(2))
+    first, again = (provided.swarm_loop(temoin(), L.swap_pso_step, 11, budget=2_000) for _ in range(2))
     assert first.history == again.history and np.array_equal(first.cells, again.cells)
     assert first.evaluations <= 2_000
     assert all(a >= b for a, b in itertools.pairwise(first.history))
 
 
 def test_a_step_that_does_not_move_never_solves_and_spends_at_most_the_budget():
-    run = L.swarm_loop(temoin(), lambda x, v, p, g, w, c1, c2, rng: (x.copy(), v), 0, budget=3_000)
+    run = provided.swarm_loop(temoin(), lambda x, v, p, g, w, c1, c2, rng: (x.copy(), v), 0, budget=3_000)
     assert not run.solved and run.cost == conflicts(temoin().with_cells(run.cells))
     assert 3_000 - 50 < run.evaluations <= 3_000 and run.attempts > 1
 
 
 def test_a_budget_smaller_than_the_swarm_is_refused():
     with pytest.raises(ValueError, match="cannot evaluate a swarm"):
-        L.swarm_loop(temoin(), L.swap_pso_step, 0, budget=10)
+        provided.swarm_loop(temoin(), L.swap_pso_step, 0, budget=10)
 
 
 # ------------------------------------------------------------ apply_swaps
@@ -466,7 +466,7 @@ def test_wrong_convergence_tracks_fail(wrong, fails_without_leak):
 
 # ------------------------------------------------------------ box_descent
 def one_swap_only(grid):
-    neighbours = [L._swapped(grid, i, j) for i, j in L._box_pairs(grid)]
+    neighbours = [cases.swapped(grid, i, j) for i, j in cases.box_pairs(grid)]
     return min(neighbours, key=conflicts, default=grid.copy())
 
 
@@ -475,7 +475,7 @@ def row_swaps(grid):
     free = ~grid.givens
     pairs = [(r * n + a, r * n + b) for r in range(n) for a, b in itertools.combinations(np.flatnonzero(free[r]), 2)]
     while True:
-        best = min((L._swapped(current, i, j) for i, j in pairs), key=conflicts)
+        best = min((cases.swapped(current, i, j) for i, j in pairs), key=conflicts)
         if conflicts(best) >= conflicts(current):
             return current
         current = best
@@ -483,8 +483,8 @@ def row_swaps(grid):
 
 def descends_in_place(grid):
     while True:
-        for i, j in L._box_pairs(grid):
-            if conflicts(L._swapped(grid, i, j)) < conflicts(grid):
+        for i, j in cases.box_pairs(grid):
+            if conflicts(cases.swapped(grid, i, j)) < conflicts(grid):
                 cells = grid.cells.ravel()
                 cells[i], cells[j] = cells[j], cells[i]
                 break
@@ -498,7 +498,7 @@ def boxes_of_three(grid):
     pairs = [pair for box in blocks for pair in itertools.combinations([c for c in box if free[c]], 2)]
     current = grid.copy()
     while True:
-        best = min((L._swapped(current, i, j) for i, j in pairs), key=conflicts, default=current)
+        best = min((cases.swapped(current, i, j) for i, j in pairs), key=conflicts, default=current)
         if conflicts(best) >= conflicts(current):
             return current
         current = best
@@ -523,9 +523,9 @@ def test_a_first_improvement_descent_passes(passes):
         while True:
             better = next(
                 (
-                    L._swapped(current, i, j)
-                    for i, j in L._box_pairs(current)
-                    if conflicts(L._swapped(current, i, j)) < conflicts(current)
+                    cases.swapped(current, i, j)
+                    for i, j in cases.box_pairs(current)
+                    if conflicts(cases.swapped(current, i, j)) < conflicts(current)
                 ),
                 None,
             )
@@ -638,22 +638,3 @@ WRONG = {
 
 def test_every_exercise_has_three_wrong_answers():
     assert set(WRONG) == set(REFERENCES) and all(len(wrongs) >= 3 for wrongs in WRONG.values())
-
-
-def resolved(dotted: str):
-    """The object a dotted name such as "package.module.Class.method" names."""
-    parts = dotted.split(".")
-    for cut in range(len(parts) - 1, 0, -1):
-        try:
-            target = importlib.import_module(".".join(parts[:cut]))
-        except ModuleNotFoundError:
-            continue
-        for part in parts[cut:]:
-            target = getattr(target, part)
-        return target
-    raise ModuleNotFoundError(dotted)
-
-
-@pytest.mark.parametrize("item", lesson_exercises("03-essaim-particulaire"), ids=lambda item: item.name)
-def test_the_answers_named_by_each_exercise_exist(item):
-    assert all(callable(resolved(name)) for name in item.answers)
