@@ -13,7 +13,7 @@ test run: export SUDOKU_COURSE_PROGRESS = 0
 # make site: the students' site (lessons, exercises); make site SOLUTIONS=1: the instructors' (with solutions).
 SITE_DIR := _build/site$(if $(filter 1,$(SOLUTIONS)),-solutions)
 
-.PHONY: install lint test run exercises grade diff lab site lock clean
+.PHONY: install lint test run campaigns exercises grade diff lab site lock clean
 
 install: $(STAMP)
 
@@ -39,6 +39,13 @@ test: lint
 # Execute notebooks/ then solutions/ with papermill and write them back normalised.
 run: install
 	$(PY) -m sudoku_course.teaching.notebooks
+
+# make campaigns [JOBS=2] [SCHEDULER=tcp://host:8786]: every declared campaign (sudoku-course campaign --list),
+# on JOBS local processes or on a Dask cluster; writes data/<name>.csv and data/<name>.json.
+unexport SCHEDULER
+campaigns: export SCHEDULER_ADDRESS := $(value SCHEDULER)
+campaigns: install
+	$(PY) -m sudoku_course.cli campaign --all --jobs $(JOBS) $${SCHEDULER_ADDRESS:+--scheduler "$$SCHEDULER_ADDRESS"}
 
 # Regenerate exercises/ from solutions/ (never edit exercises/ by hand).
 exercises: install
