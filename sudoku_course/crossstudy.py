@@ -1010,12 +1010,12 @@ def median_puzzle(bank: str) -> int:
     return ranked[(len(ranked) - 1) // 2]
 
 
-def confirmatory_seeds(count: int = CONFIRMATORY_SEED_COUNT) -> tuple[int, ...]:
+def confirmatory_seeds() -> tuple[int, ...]:
     """The seeds of the confirmatory campaign: for k = 0, 1, ..., the first 31 bits of the SHA-256 of
-    SEED_RULE with k, until `count` distinct seeds (a rule no earlier run used)."""
+    SEED_RULE with k, until CONFIRMATORY_SEED_COUNT distinct seeds (a rule no earlier run used)."""
     seeds: list[int] = []
     k = 0
-    while len(seeds) < count:
+    while len(seeds) < CONFIRMATORY_SEED_COUNT:
         digest = hashlib.sha256(SEED_RULE.format(k=k).encode()).digest()
         seed = int.from_bytes(digest[:4], "big") >> 1
         if seed not in seeds:

@@ -209,14 +209,15 @@ def git(*args: str) -> str:
     return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, check=True).stdout.strip()
 
 
-@pytest.mark.parametrize("name", [name for name in COMMITTED if get_campaign(name).protocol])
+@pytest.mark.parametrize("name", [name for name in campaign_names() if get_campaign(name).protocol])
 def test_a_protocol_is_committed_before_its_data_and_never_edited_after(name):
     protocol = get_campaign(name).protocol
+    assert (ROOT / protocol).is_file(), f"campaign {name} names a protocol that does not exist: {protocol}"
     protocol_commits = git("log", "--format=%H", "--", protocol).split()
     data_commits = git("log", "--format=%H", "--", f"data/{name}.csv").split()
-    assert protocol_commits, f"{protocol} was never committed"
-    if not data_commits:  # the data are not committed yet: nothing to order
+    if not data_commits:  # no data yet: nothing to order
         return
+    assert protocol_commits, f"{protocol} was never committed"
     first_data = data_commits[-1]
     for commit in protocol_commits:
         subprocess.run(["git", "-C", str(ROOT), "merge-base", "--is-ancestor", commit, first_data], check=True)
