@@ -1,4 +1,4 @@
-"""The `sudoku-course` command: solve, bench, generate, list-solvers, exercises, grade.
+"""The `sudoku-course` command: solve, bench, campaign, generate, list-solvers, exercises, grade.
 
 Each sub-command has an `_add_<name>` function that declares its arguments and
 a `_run_<name>` function that does the work and returns the exit code. Bad
@@ -88,7 +88,15 @@ def build_parser() -> argparse.ArgumentParser:
     """The parser with one sub-parser per sub-command."""
     parser = _Parser(prog="sudoku-course", description="Solve, benchmark and generate Sudoku puzzles.")
     commands = parser.add_subparsers(title="commands", dest="command", required=True, metavar="COMMAND")
-    for add_command in (_add_solve, _add_bench, _add_generate, _add_list_solvers, _add_exercises, _add_grade):
+    for add_command in (
+        _add_solve,
+        _add_bench,
+        _add_campaign,
+        _add_generate,
+        _add_list_solvers,
+        _add_exercises,
+        _add_grade,
+    ):
         add_command(commands)
     return parser
 
@@ -245,6 +253,41 @@ def _banks(texts: list[str], limit: int | None) -> dict[str, list[SudokuGrid]]:
             raise UsageError(f"two banks are labelled {label!r}: give each bank once, and files distinct names")
         banks[label] = puzzles[:limit]
     return banks
+
+
+# --------------------------------------------------------------- campaign
+def _add_campaign(commands) -> None:
+    parser = commands.add_parser(
+        "campaign", help="run a declared campaign and write its rows and provenance into data/ (or --list them)"
+    )
+    parser.add_argument("names", nargs="*", metavar="NAME", help="registered campaign names (see --list)")
+    parser.add_argument("--all", action="store_true", help="run every registered campaign, in order")
+    parser.add_argument("--list", action="store_true", help="print each campaign's name, runs and description")
+    parser.add_argument("--jobs", type=_positive_int, help="worker processes on this machine (default: every core)")
+    parser.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address such as tcp://10.0.0.5:8786")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.set_defaults(handler=_run_campaign)
+
+
+def _run_campaign(args: argparse.Namespace) -> int:
+    from . import campaigns  # imported here: pandas is slow to import
+
+    if args.list:
+        for name in campaigns.campaign_names():
+            campaign = campaigns.get_campaign(name)
+            print(f"{name}: {campaign.runs} runs of {campaign.budget:,} evaluations. {campaign.description}")
+        return 0
+    names = campaigns.campaign_names() if args.all else args.names
+    if not names or (args.all and args.names):
+        raise UsageError("give campaign names, or --all, or --list")
+    chosen = [campaigns.get_campaign(name) for name in names]  # every name checked before any run
+    for campaign in chosen:
+        rows = campaigns.run_campaign(
+            campaign, n_jobs=args.jobs, scheduler=args.scheduler, progress=not args.no_progress
+        )
+        folder = campaigns.data_folder()
+        print(f"{campaign.name}: {len(rows)} runs, {int(rows['solved'].sum())} solved -> {folder}/{campaign.name}.csv")
+    return 0
 
 
 # --------------------------------------------------------------- generate

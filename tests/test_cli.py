@@ -11,7 +11,10 @@ import pandas as pd
 import pytest
 from distributed import LocalCluster
 
+from sudoku_course import campaigns
 from sudoku_course.bench import SUMMARY_COLUMNS
+from sudoku_course.campaigns import TEMOIN as TEMOIN_BANK
+from sudoku_course.campaigns import Campaign, Configuration, PuzzleSet, Slice, campaign_names
 from sudoku_course.cli import SUMMARY_WIDTH, main
 from sudoku_course.grid import SudokuGrid
 from sudoku_course.puzzles import load_bank, open_cells
@@ -261,6 +264,50 @@ def test_bench_bad_input(capsys, argv, fragments):
 
 
 # ---------------------------------------------------------------- generate
+# --------------------------------------------------------------- campaign
+TINY = Campaign(
+    name="tiny",
+    description="one annealer on the témoin",
+    configurations=(Configuration("rows", "space-annealing", {"chain_length": 10, "max_iterations": 10}),),
+    puzzles=(PuzzleSet(TEMOIN_BANK),),
+    seeds=(0, 1),
+    budget=100,
+    slice=Slice(("rows",), (0,)),
+)
+
+
+def test_campaign_lists_the_registered_campaigns(capsys):
+    code, out, _ = run(capsys, "campaign", "--list")
+    assert code == 0
+    assert [line.split(":")[0] for line in out.splitlines()] == campaign_names()
+    assert "crossstudy-exploration: 36 runs of 8,000 evaluations." in out
+
+
+def test_campaign_runs_a_registered_campaign_into_the_data_folder(capsys, tmp_path, monkeypatch):
+    monkeypatch.setitem(campaigns.CAMPAIGNS, "tiny", f"{__name__}:TINY")
+    monkeypatch.setattr(campaigns, "data_folder", lambda: tmp_path)
+    code, out, _ = run(capsys, "campaign", "tiny", "--jobs", "1", "--no-progress")
+    assert code == 0 and out.startswith("tiny: 2 runs, ")
+    assert len(pd.read_csv(tmp_path / "tiny.csv")) == 2 and (tmp_path / "tiny.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragments"),
+    [
+        (["campaign"], ["give campaign names, or --all, or --list"]),
+        (["campaign", "--all", "crossstudy-exploration"], ["give campaign names, or --all"]),
+        (["campaign", "nope"], ["unknown campaign 'nope'"]),
+        (["campaign", "crossstudy-exploration", "--jobs", "0"], ["expected a positive integer"]),
+    ],
+)
+def test_campaign_bad_input(capsys, argv, fragments):
+    assert_usage_error(*run(capsys, *argv), *fragments)
+
+
+def test_campaign_help_imports_no_heavy_module():
+    assert heavy_modules_after("campaign", "--help") == []
+
+
 def test_generate_prints_distinct_unique_puzzles_reproducibly(capsys):
     code, out, _ = run(capsys, "generate", "--difficulty", "easy", "-n", "3", "--seed", "7")
     assert code == 0
@@ -290,7 +337,7 @@ def test_list_solvers_prints_every_registered_name(capsys):
 def test_help_exits_0(capsys):
     code, out, _ = run(capsys, "--help")
     assert code == 0
-    for command in ("solve", "bench", "generate", "list-solvers", "exercises", "grade"):
+    for command in ("solve", "bench", "campaign", "generate", "list-solvers", "exercises", "grade"):
         assert command in out
     code, out, _ = run(capsys, "grade", "--help")
     assert code == 0 and "--no-sandbox" in out and "--jobs" in out

@@ -162,8 +162,8 @@ def test_every_subpackage_is_listed_for_packaging():
     tomllib = pytest.importorskip("tomllib")
     setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
     on_disk = {".".join(path.parent.relative_to(ROOT).parts) for path in (ROOT / "sudoku_course").rglob("*.py")}
-    assert set(setuptools["packages"]) == on_disk | {"sudoku_course.banks"}
-    assert setuptools["package-dir"] == {"sudoku_course.banks": "puzzles"}
+    assert set(setuptools["packages"]) == on_disk | {"sudoku_course.banks", "sudoku_course.data"}
+    assert setuptools["package-dir"] == {"sudoku_course.banks": "puzzles", "sudoku_course.data": "data"}
 
 
 # ----------------------------------------------------------------- generator

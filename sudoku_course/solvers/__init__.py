@@ -35,8 +35,9 @@ Sizes, caps and stopping rules
   The caps (max_*) only stop runs without a budget: a run of the annealer, the GA,
   the swap PSO or the hive given a budget (`Budget(evaluations=...)` or
   `Budget(seconds=...)`) uses its whole budget, restarting as often as it needs.
-  mealpy's PSO and the cross-study's engines (perm-ga, mealpy-ga, space-annealing)
-  stop after max_iterations anyway.
+  mealpy's PSO and GA stop after max_iterations anyway; the cross-study's engines
+  (space-ga, space-pso, space-annealing) spend at most population_size x max_iterations
+  evaluations (chain_length x max_iterations for the annealer), whatever their budget.
 
 Annealing
 - t0: the initial temperature (None: derived from the spread of random moves' deltas).
@@ -98,6 +99,9 @@ Campaigns and the cross-study
 - n_jobs, backend, scheduler: where the runs of a campaign go (see `bench.benchmark`).
 - progress: show a progress bar (None: yes, unless SUDOKU_COURSE_PROGRESS=0).
 - resamples, confidence: the bootstrap's resamples and the central share of its intervals.
+- outcome: the column of a runs table an effect is measured on ("cost": conflicts left,
+  "solved": success, "evaluations": evaluations spent).
+- per_puzzle: also give each puzzle's effects, besides those of every puzzle together.
 - count: how many random candidates a profile draws.
 - low, high: the two representations that a third one is placed between.
 """
@@ -118,8 +122,9 @@ REGISTRY: dict[str, str] = {
     "swarm": "sudoku_course.solvers.swarm:WorkerExplorerSwarm",
     "swap-pso": "sudoku_course.solvers.swarm:SwapPSO",
     "mealpy-pso": "sudoku_course.solvers.swarm:MealpyPSO",
-    "perm-ga": "sudoku_course.solvers.genetic:PermutationGA",
     "mealpy-ga": "sudoku_course.solvers.genetic:MealpyGA",
+    "space-ga": "sudoku_course.solvers.genetic:SpaceGA",
+    "space-pso": "sudoku_course.solvers.swarm:SpacePSO",
     "space-annealing": "sudoku_course.solvers.annealing:SpaceAnnealing",
     "cp-sat": "sudoku_course.solvers.industrial:CpSatSolver",
     "z3": "sudoku_course.solvers.industrial:Z3Solver",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -100,6 +100,11 @@ class RunLedger:
     def count(self, evaluations: int = 1) -> None:
         """Record evaluations of the cost function."""
         self.evaluations += evaluations
+
+    def cap(self, evaluations: int) -> None:
+        """Spend at most `evaluations` in this run, whatever its budget (an engine's own limit)."""
+        if self.budget.evaluations is None or evaluations < self.budget.evaluations:
+            self.budget = replace(self.budget, evaluations=evaluations)
 
     def remaining(self) -> int | None:
         """Evaluations left in the budget (None: unlimited)."""

@@ -68,6 +68,23 @@ COLUMN_LABELS: dict[str, str] = {
     "rows": "lignes",
     "columns": "colonnes",
     "boxes": "blocs",
+    # bench.py: run-time distributions and intervals; campaigns.py: a campaign's rows
+    "solved_share": "part résolue",
+    "success_low": "taux de succès (borne basse)",
+    "success_high": "taux de succès (borne haute)",
+    "median_cost": "conflits restants (médiane)",
+    "median_low": "médiane (borne basse)",
+    "median_high": "médiane (borne haute)",
+    "campaign": "campagne",
+    "configuration": "configuration",
+    "evaluations_to_solve": "évaluations jusqu'à la solution",
+    # crossstudy.py: the roles of the factors, simple effects
+    "component": "composant",
+    "role": "rôle",
+    "factor": "facteur",
+    "within": "au sein de",
+    "first": "de",
+    "second": "à",
 }
 """English column, index or dict-key name -> French label."""
 
@@ -103,6 +120,10 @@ PLOT_LABELS: dict[str, str] = {
     "energy": "énergie (conflits)",
     "current": "état courant",
     "best": "meilleure jusqu'ici",
+    "evaluations": "évaluations (échelle log)",
+    "seconds": "secondes (échelle log)",
+    "solved_share": "part des exécutions résolues",
+    "configuration": "configuration",
     **BANK_LABELS,
 }
 """French labels for the figures of plots.py: pass `labels=PLOT_LABELS` to a plot helper."""
@@ -115,8 +136,19 @@ VALUE_LABELS: dict[str, str] = {
     "representation": "représentation",
     "algorithm": "algorithme",
     "interaction": "interaction",
+    "design": "plan d'expérience",
+    "sampling": "tirage des candidats",
+    "decoding": "décodage et coût",
+    "variation": "opérateurs de variation",
+    "selection": "sélection",
+    "replacement": "remplacement",
+    "parameters": "paramètres",
+    "budget": "budget",
+    "all": "toutes les grilles",
+    "mean": "moyenne",
 }
-"""Values of table cells that are English words: bank names, and the effect names of crossstudy."""
+"""Values of table cells that are English words: bank names, the effect names of crossstudy, the components and
+roles of `crossstudy.factor_roles`, and the puzzle and level of a pooled or main effect."""
 
 UNIT_LABELS: dict[str, str] = {"row": "ligne", "column": "colonne", "box": "bloc"}
 """Kind of one unit (in an error) -> French noun."""
