@@ -101,6 +101,8 @@ class Exercise:
     answers: tuple[str, ...] = ()
     level: str = "intermédiaire"
     minutes: int = 15
+    essential: bool = True
+    """False for an exercise « pour aller plus loin », outside a session's essential path (`teaching.durations`)."""
     cells: tuple[str, ...] = field(default_factory=tuple)
     """Ids of the solution cells the grader also runs (exercises whose answer is a value, not a function)."""
     prepare: str = ""
