@@ -287,6 +287,32 @@ def random_parents(population, costs, givens, rng, elitism=2):
     return lesson01.next_generation(population, rng.permutation(costs), givens, rng, elitism)
 
 
+def best_as_second_parent(population, costs, givens, rng, elitism=2):
+    """Each child: a tournament winner crossed with the population's best grid."""
+    size, n = population.shape[:2]
+    order = np.argsort(costs, kind="stable")
+    children = []
+    for _ in range(size - elitism):
+        first = lesson01.tournament_selection(costs, 1, rng)[0]
+        child = np.where((rng.random(n) < 0.5)[:, None], population[order[0]], population[first])
+        lesson01.swap_two_free_cells(child[None], givens, rng)
+        children.append(child)
+    return np.concatenate([population[order[:elitism]], np.array(children).reshape(-1, n, n)])
+
+
+def parents_drawn_uniformly(population, costs, givens, rng, elitism=2):
+    """Both parents drawn at random, whatever their costs."""
+    size, n = population.shape[:2]
+    order = np.argsort(costs, kind="stable")
+    children = []
+    for _ in range(size - elitism):
+        first, second = rng.integers(size, size=2)
+        child = np.where((rng.random(n) < 0.5)[:, None], population[second], population[first])
+        lesson01.swap_two_free_cells(child[None], givens, rng)
+        children.append(child)
+    return np.concatenate([population[order[:elitism]], np.array(children).reshape(-1, n, n)])
+
+
 # ------------------------------------------------------------ compare_encodings, time_ratio
 def rates_as_counts(puzzle, encodings, seeds, budget):
     return {e: r * len(seeds) for e, r in lesson01.compare_encodings(puzzle, encodings, seeds, budget).items()}
@@ -407,6 +433,8 @@ WRONG = {
         nine_hard_coded,
         mutates_the_population,
         random_parents,
+        best_as_second_parent,
+        parents_drawn_uniformly,
     ],
     "compare_encodings": [rates_as_counts, rates_with_one_seed, rates_sorted_by_name, seeds_from_zero],
     "time_ratio": [
@@ -446,6 +474,19 @@ def test_a_generation_without_elitism_is_told_about_the_elites(fails_without_lea
 def test_a_mutation_that_moves_givens_is_told_where(fails_without_leak):
     details = failed_details(fails_without_leak("next_generation", mutation_moves_givens))
     assert any("chiffre donné" in detail for detail in details)
+
+
+@pytest.mark.parametrize(
+    ("wrong", "told"),
+    [
+        (best_as_second_parent, "pas la meilleure grille de la population"),
+        (parents_drawn_uniformly, "les parents ne penchent pas vers les grilles de bas coût"),
+        (random_parents, "les parents ne penchent pas vers les grilles de bas coût"),
+    ],
+)
+def test_parents_not_chosen_by_tournament_are_told_so(wrong, told, fails_without_leak):
+    report = fails_without_leak("next_generation", wrong)
+    assert any(told in result.detail for result in report.details if "gagnants de tournois" in result.label)
 
 
 def test_a_generation_without_mutation_fails_on_identical_grids(fails_without_leak):

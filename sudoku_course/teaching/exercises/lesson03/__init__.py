@@ -49,6 +49,7 @@ register(
         functions=("box_descent",),
         reference_module=REFERENCES,
         make_cases=cases.box_descent_cases,
+        prepare="descent_starts",
         time_limit=STUDY_TIME_LIMIT,
         answers=("sudoku_course.solvers.local_search.hill_climb",),
         level="intermédiaire",
