@@ -10,7 +10,8 @@ import pytest
 
 from sudoku_course.puzzles import reference
 from sudoku_course.solvers.genetic import GeneticSolver
-from sudoku_course.teaching.exercises import lesson_exercises
+from sudoku_course.teaching.checks import evaluate
+from sudoku_course.teaching.exercises import exercise, lesson_exercises
 from sudoku_course.teaching.exercises.lesson01 import cases
 from sudoku_course.teaching.exercises.lesson01 import references as lesson01
 from sudoku_course.teaching.exercises.lesson01.provided import BUDGET, evolve, population_costs, random_population
@@ -487,6 +488,36 @@ def test_a_mutation_that_moves_givens_is_told_where(fails_without_leak):
 def test_parents_not_chosen_by_tournament_are_told_so(wrong, told, fails_without_leak):
     report = fails_without_leak("next_generation", wrong)
     assert any(told in result.detail for result in report.details if "gagnants de tournois" in result.label)
+
+
+GENERATION_OF_THE_NOTEBOOK = """
+def next_generation(population, costs, givens, rng, elitism=2):
+    size, n = population.shape[0], population.shape[1]
+    new = [population[k].copy() for k in np.argsort(costs, kind="stable")[:elitism]]
+    free = [np.flatnonzero(~givens[row]) for row in range(n)]
+    swappable = [row for row in range(n) if len(free[row]) >= 2]
+    while len(new) < size:
+        first, second = tournament_selection(costs, 2, rng)
+        child = np.where((rng.random(n) < 0.5)[:, None], population[second], population[first])
+        row = swappable[rng.integers(len(swappable))]
+        i, j = rng.choice(free[row], size=2, replace=False)
+        child[row, i], child[row, j] = child[row, j], child[row, i]
+        new.append(child)
+    return np.array(new)
+"""
+
+
+def test_a_generation_failing_through_a_wrong_tournament_names_the_tournament(not_strict):
+    """The generation is right; the notebook's tournament_selection, which it calls, lets the worst win."""
+    notebook = {"np": np, "tournament_selection": worst_wins}
+    exec(GENERATION_OF_THE_NOTEBOOK, notebook)
+    report = evaluate(exercise("next_generation"), [notebook["next_generation"]])
+    assert not report.ok and [name for name, _ in report.suspects] == ["tournament_selection"]
+    assert "votre tournament_selection, que next_generation appelle, ne passe pas sa propre vérification" in (
+        report.text()
+    )
+    notebook["tournament_selection"] = lesson01.tournament_selection
+    assert evaluate(exercise("next_generation"), [notebook["next_generation"]]).ok
 
 
 def test_a_generation_without_mutation_fails_on_identical_grids(fails_without_leak):

@@ -243,6 +243,11 @@ def _decisions(triples: list[tuple[float, float, float]]) -> Callable[..., Plain
     return call
 
 
+def _moves_text(triples: list[tuple[float, float, float]]) -> str:
+    """The moves of a case, for an « erreur » verdict: « delta = −1, T = 0,001, u = 0,5 ; … »."""
+    return " ; ".join(f"delta = {french(delta)}, T = {french(t)}, u = {french(u)}" for delta, t, u in triples)
+
+
 def _metropolis_judge(triples: list[tuple[float, float, float]]) -> Callable[[Plain], str | None]:
     """Judge each decision by the rule of the statement, computed from the case's inputs."""
 
@@ -304,7 +309,10 @@ def metropolis_cases(seed: int | None) -> list[Case]:
         shares.append((int(rng.integers(1, 5)), round(float(rng.uniform(0.5, 3.0)), 2)))
     count = 1000
     uniforms = [(k + 0.5) / count for k in range(count)]
-    cases = [Case(label, _decisions(triples), _metropolis_judge(triples)) for label, triples in groups]
+    cases = [
+        Case(label, _decisions(triples), _metropolis_judge(triples), inputs=_moves_text(triples))
+        for label, triples in groups
+    ]
     cases += [
         Case(
             f"delta = {french(delta)}, T = {french(temperature)} : part acceptée sur {count} valeurs de u",

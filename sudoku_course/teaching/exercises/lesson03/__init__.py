@@ -107,6 +107,7 @@ register(
         functions=("swap_pso_step",),
         reference_module=REFERENCES,
         make_cases=cases.swap_pso_step_cases,
+        calls=("apply_swaps", "swap_difference", "scale_swaps"),
         time_limit=30.0,
         answers=(
             "sudoku_course.solvers.swarm.SwapPSO.move",
