@@ -25,6 +25,7 @@ REFERENCES = {
     "swarm_size_study": (L.swarm_size_study,),
     "track_convergence": (L.track_convergence,),
     "box_descent": (L.box_descent,),
+    "hybrid_step": (L.hybrid_step,),
     "apply_swaps": (L.apply_swaps,),
     "swap_difference": (L.swap_difference,),
     "scale_swaps": (L.scale_swaps,),
@@ -602,6 +603,77 @@ def test_the_pinned_starts_separate_first_from_best_improvement():
         assert all(L.first_improvement(start, reverse).to_string() not in ends for reverse in (False, True))
 
 
+# ------------------------------------------------------------ hybrid_step
+def every_iteration_after_stagnation(errors, stale, stagnation, rng):
+    return L.hybrid_step(errors, stagnation, stagnation, rng) if stale >= stagnation else []
+
+
+def the_best_only(errors, stale, stagnation, rng):
+    return L.hybrid_step(errors, stale, stagnation, rng)[:1]
+
+
+def the_three_best(errors, stale, stagnation, rng):
+    return [int(k) for k in np.argsort(errors, kind="stable")[:3]] if stale and stale % stagnation == 0 else []
+
+
+def drawn_from_numpy(errors, stale, stagnation, rng):
+    return L.hybrid_step(errors, stale, stagnation, np.random.default_rng(np.random.randint(1000)))
+
+
+def the_worst_first(errors, stale, stagnation, rng):
+    chosen = L.hybrid_step(errors, stale, stagnation, rng)
+    return [int(np.argmax(errors)), *chosen[1:]] if chosen else []
+
+
+def sorts_the_errors(errors, stale, stagnation, rng):
+    chosen = L.hybrid_step(errors, stale, stagnation, rng)
+    errors.sort()
+    return chosen
+
+
+def others_among_all(errors, stale, stagnation, rng):
+    if stale == 0 or stale % stagnation:
+        return []
+    return [int(np.argmin(errors)), *(int(k) for k in rng.choice(len(errors), size=2, replace=False))]
+
+
+WRONG_HYBRID_STEPS = {
+    every_iteration_after_stagnation: "n'est pas un multiple non nul de stagnation",
+    the_best_only: "il faut la meilleure ouvrière et",
+    the_three_best: "tirez-les au hasard parmi toutes les autres",
+    drawn_from_numpy: "avec le rng reçu",
+    the_worst_first: "celui de la meilleure ouvrière",
+    sorts_the_errors: "ont été modifiés",
+    others_among_all: "distincts",
+}
+
+
+@pytest.mark.parametrize("wrong", WRONG_HYBRID_STEPS)
+def test_wrong_hybrid_steps_fail_and_are_told_why(wrong, fails_without_leak):
+    assert WRONG_HYBRID_STEPS[wrong] in fails_without_leak("hybrid_step", wrong).text()
+
+
+def test_the_hybrid_swarm_polishes_the_workers_its_hook_names():
+    calls = []
+
+    def spy(errors, stale, stagnation, rng):
+        chosen = L.hybrid_step(errors, stale, stagnation, rng)
+        calls.append((stale, chosen))
+        return chosen
+
+    puzzle = SudokuGrid.from_string(cases.EASY_STAGNATING)
+    run = provided.hybrid_swarm(
+        puzzle, spy, L.box_descent, seed=0, population_size=40, max_iterations=80, stagnation=10
+    )
+    assert len(calls) == run.iterations == len(run.history) and run.history == sorted(run.history, reverse=True)
+    assert run.polished == sum(len(chosen) for _, chosen in calls) > 0
+    assert all(bool(chosen) == (stale > 0 and stale % 10 == 0) for stale, chosen in calls)
+    never = provided.hybrid_swarm(
+        puzzle, lambda *args: [], L.box_descent, seed=0, population_size=40, max_iterations=80
+    )
+    assert never.polished == 0
+
+
 # ------------------------------------------------------------ grid_search
 def search(evaluate, param_grid, seeds, *, key, reverse=False, average=statistics.median, scale=1.0):
     rows = []
@@ -694,6 +766,7 @@ WRONG = {
     "swarm_size_study": WRONG_STUDIES,
     "track_convergence": WRONG_TRACKS,
     "box_descent": WRONG_DESCENTS,
+    "hybrid_step": WRONG_HYBRID_STEPS,
     "apply_swaps": WRONG_APPLICATIONS,
     "swap_difference": WRONG_DIFFERENCES,
     "scale_swaps": WRONG_SCALINGS,

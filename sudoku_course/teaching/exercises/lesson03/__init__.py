@@ -60,6 +60,19 @@ register(
 
 register(
     Exercise(
+        name="hybrid_step",
+        lesson=LESSON,
+        functions=("hybrid_step",),
+        reference_module=REFERENCES,
+        make_cases=cases.hybrid_step_cases,
+        level="avancé",
+        minutes=20,
+    )
+)
+
+
+register(
+    Exercise(
         name="apply_swaps",
         lesson=LESSON,
         functions=("apply_swaps",),

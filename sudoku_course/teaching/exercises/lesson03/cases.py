@@ -380,6 +380,115 @@ def box_descent_cases(seed: int | None, starts_first_is_not_best: list[str]) -> 
     ]
 
 
+# ====================================================================== 3 b: where the local search runs
+OTHERS = 2  # workers drawn at random, besides the best one, at each local search
+
+
+def _choosing(errors: np.ndarray, stale: int, stagnation: int, seeds: Sequence[int]) -> Callable[..., Plain]:
+    """A call: the workers the student's hybrid_step chooses with each seed (the global generators seeded
+    differently each time), and the errors after each call."""
+
+    def call(function: Callable) -> Plain:
+        chosen, after = [], []
+        for k, seed in enumerate(seeds):
+            seed_global_generators(k)
+            given = errors.copy()
+            chosen.append(plain(function(given, stale, stagnation, np.random.default_rng(seed))))
+            after.append(inputs_after(given))
+        return {"chosen": chosen, "after": after}
+
+    return call
+
+
+def choice_problem(chosen: Plain, errors: np.ndarray, stale: int, stagnation: int) -> str | None:
+    """Why `chosen` is not the rule's choice of workers for these errors and this stale count, or None."""
+    if not isinstance(chosen, list) or not all(isinstance(k, int) and not isinstance(k, bool) for k in chosen):
+        return f"la fonction doit renvoyer une liste d'indices d'ouvrières (des entiers), pas {kind_of(chosen)}"
+    if stale == 0 or stale % stagnation:
+        if chosen:
+            return (
+                f"stale = {stale} n'est pas un multiple non nul de stagnation = {stagnation} : aucune recherche "
+                "locale à cette itération (liste vide)"
+            )
+        return None
+    count = min(OTHERS + 1, len(errors))
+    if len(chosen) != count:
+        return (
+            f"stale = {stale} : il faut la meilleure ouvrière et {count - 1} autre(s) tirée(s) au hasard, "
+            f"soit {count} indices ; la liste en a {len(chosen)}"
+        )
+    if chosen[0] != int(np.argmin(errors)):
+        return "le premier indice doit être celui de la meilleure ouvrière (np.argmin : la première en cas d'égalité)"
+    if len(set(chosen)) != len(chosen) or not all(0 <= k < len(errors) for k in chosen):
+        return "les indices doivent être distincts et désigner des ouvrières de errors"
+    return None
+
+
+def _choice_judge(errors: np.ndarray, stale: int, stagnation: int, varied: bool = False):
+    """Each choice follows the rule; with `varied`, the same seed twice gives the same choice, and the other
+    seeds spread the two random workers over most workers, never the same ones most of the time."""
+
+    def judge(output: Plain) -> str | None:
+        if not all(unchanged(after, errors) for after in output["after"]):
+            return "les conflits reçus (errors) ont été modifiés : choisissez sans les trier ni les changer"
+        chosen = output["chosen"]
+        problem = next(filter(None, (choice_problem(c, errors, stale, stagnation) for c in chosen)), None)
+        if problem or not varied:
+            return problem
+        if chosen[0] != chosen[1]:  # the first seed, twice
+            return "la même graine donne deux choix différents : tirez les ouvrières avec le rng reçu, pas np.random"
+        draws = [k for choice in chosen[1:] for k in choice[1:]]
+        most = max(draws.count(k) for k in set(draws))
+        if len(set(draws)) < len(errors) / 2 or most > len(chosen) / 2:
+            return (
+                f"sur {len(chosen) - 1} graines, les autres ouvrières ne touchent que {len(set(draws))} des "
+                f"{len(errors)} ouvrières : tirez-les au hasard parmi toutes les autres, avec rng.choice"
+            )
+        return None
+
+    return judge
+
+
+def hybrid_step_cases(seed: int | None) -> list[Case]:
+    """The rule at stale counts around the multiples of stagnation, ties for the best, two workers only, and the
+    spread of the random choices over many seeds."""
+    rng = case_rng(seed, 38)
+    stagnation = 50 if seed is None else int(rng.integers(10, 80))
+    errors = rng.permutation(np.arange(30) % 12 + 3)  # 30 workers, several of each cost
+    tied = errors.copy()
+    tied[[5, 17]] = 1  # two best workers: the first one comes first
+    seeds = [int(s) for s in rng.integers(1000, size=2)]
+    settings = [
+        ("aucune stagnation (stale = 0) : aucune ouvrière", errors, 0),
+        (f"stale = {stagnation - 1}, juste sous stagnation = {stagnation} : aucune", errors, stagnation - 1),
+        (f"stale = stagnation = {stagnation} : la meilleure et deux autres", errors, stagnation),
+        (
+            f"stale = {stagnation + stagnation // 2}, entre deux multiples de stagnation : aucune",
+            errors,
+            3 * stagnation // 2,
+        ),
+        (
+            f"stale = {2 * stagnation}, deuxième multiple : de nouveau la meilleure et deux autres",
+            errors,
+            2 * stagnation,
+        ),
+        ("deux meilleures ouvrières ex æquo : la première vient en tête", tied, stagnation),
+        ("deux ouvrières seulement : la meilleure puis l'autre", np.array([7, 4]), stagnation),
+    ]
+    cases = [
+        Case(label, _choosing(values, stale, stagnation, seeds), _choice_judge(values, stale, stagnation))
+        for label, values, stale in settings
+    ]
+    many = [seeds[0], seeds[0], *(int(s) for s in rng.integers(10**6, size=40))]
+    return cases + [
+        Case(
+            "la même graine deux fois, puis 40 graines : les deux autres ouvrières sont tirées au hasard",
+            _choosing(errors, stagnation, stagnation, many),
+            _choice_judge(errors, stagnation, stagnation, varied=True),
+        )
+    ]
+
+
 # ====================================================================== 4: x + v
 def _applying(position: np.ndarray, swaps: list[Swap]) -> Callable[..., Plain]:
     def call(function: Callable) -> Plain:

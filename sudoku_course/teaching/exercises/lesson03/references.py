@@ -106,6 +106,16 @@ def box_descent(grid: SudokuGrid) -> SudokuGrid:
         current, cost = best, conflicts(best)
 
 
+def hybrid_step(errors: np.ndarray, stale: int, stagnation: int, rng: np.random.Generator) -> list[int]:
+    """Reference: after every `stagnation` iterations without progress (stale a positive multiple of it), the best
+    worker (the first on ties) and two other workers drawn at random; otherwise none."""
+    if stale == 0 or stale % stagnation:
+        return []
+    best = int(np.argmin(errors))
+    others = [k for k in range(len(errors)) if k != best]
+    return [best, *(int(k) for k in rng.choice(others, size=min(2, len(others)), replace=False))]
+
+
 def best_descent_ends(grid: SudokuGrid, limit: int = 400) -> set[str] | None:
     """The grids (as strings) where a best-improvement box descent from `grid` may end, whichever of several
     equally good swaps it takes at each step; None if the descents meet more than `limit` grids on the way."""
