@@ -257,10 +257,10 @@ def test_an_experiment_checks_what_the_students_function_returned(capsys):
     assert experiment("le double", lambda: returned("double", double(4), int)) == 8
     assert experiment("l'oubli", lambda: returned("forgets_its_return", forgets_its_return(4), int)) is None
     assert capsys.readouterr().out == (
-        "Expérience « l'oubli » non faite : forgets_its_return a renvoyé None (un entier attendu).\n"
+        "Expérience « l'oubli » non faite : forgets_its_return a renvoyé None (il faut un entier).\n"
     )
     assert experiment("la liste", lambda: returned("f", [1, 2], list, length=3)) is None
-    assert "f a renvoyé une liste de 2 élément(s) (3 attendus)" in capsys.readouterr().out
+    assert "f a renvoyé une liste de 2 élément(s) (il en faut 3)" in capsys.readouterr().out
 
 
 def test_an_experiment_shows_its_result_inside_the_guard(capsys):

@@ -42,12 +42,15 @@ KINDS = {
     "tuple": "un n-uplet",
     "dict": "un dictionnaire",
     "int": "un entier",
-    "float": "un nombre",
+    "float": "un nombre décimal",
+    "Real": "un nombre",
     "bool": "un booléen",
     "str": "un texte",
     "ndarray": "un tableau numpy",
     "DataFrame": "un tableau pandas",
     "SudokuGrid": "une SudokuGrid",
+    "CrossDesign": "un CrossDesign",
+    "Integral": "un entier",
     "NoneType": "None",
 }
 """Type name -> the French words for a value of that type, in the sentences of `returned`."""
@@ -66,13 +69,13 @@ def kind_of(value: Any) -> str:
 def returned(name: str, value: T, kind: type | tuple[type, ...], length: int | None = None) -> T:
     """`value`, the result of the student's function `name`, if it is a `kind` (of `length` items when given);
     otherwise UnusableResult, whose French message the experiment shows: « compare_encodings a renvoyé None
-    (un dictionnaire attendu) »."""
+    (il faut un dictionnaire) »."""
     kinds = kind if isinstance(kind, tuple) else (kind,)
-    expected = " ou ".join(KINDS.get(option.__name__, option.__name__) for option in kinds)
+    expected = " ou ".join(dict.fromkeys(KINDS.get(option.__name__, option.__name__) for option in kinds))
     if not isinstance(value, kinds):
-        raise UnusableResult(f"{name} a renvoyé {kind_of(value)} ({expected} attendu)")
+        raise UnusableResult(f"{name} a renvoyé {kind_of(value)} (il faut {expected})")
     if length is not None and len(value) != length:
-        raise UnusableResult(f"{name} a renvoyé {kind_of(value)} de {len(value)} élément(s) ({length} attendus)")
+        raise UnusableResult(f"{name} a renvoyé {kind_of(value)} de {len(value)} élément(s) (il en faut {length})")
     return value
 
 
@@ -91,7 +94,7 @@ def skipped_because(what: str, outcome: Outcome, time_limit: float) -> str:
         return f"Expérience « {what} » non faite : {outcome.message}."
     else:
         reason = f"votre code a levé {french_message(outcome.error, outcome.message)}"
-    return f"Expérience « {what} » sautée : {reason}."
+    return f"Expérience « {what} » sautée : {reason.rstrip('.')}."
 
 
 def experiment(

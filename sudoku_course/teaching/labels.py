@@ -321,6 +321,15 @@ ERROR_MESSAGES: tuple[tuple[str, str], ...] = (
         r"'NoneType' object is not (?P<what>subscriptable|iterable|callable)",
         "un objet None n'est ni indexable, ni parcourable, ni appelable : une fonction a-t-elle oublié son return ?",
     ),
+    (
+        r"cannot unpack non-iterable NoneType object",
+        "impossible de déballer None en plusieurs valeurs : une fonction a-t-elle oublié son return ?",
+    ),
+    (
+        r"The output of the (?P<step>mutation|crossover) step is expected to be of type \(numpy\.ndarray\) but "
+        r"<class '(?P<found>\w+)'> found\.?",
+        "PyGAD attend un tableau numpy à la sortie de l'opérateur ({step}), pas un objet {found}",
+    ),
     (r"(?:float )?division by zero", "division par zéro"),
     (
         r"math range error",
