@@ -828,9 +828,10 @@ def _direction_judge(inputs: StepInputs) -> Callable[[Plain], str | None]:
     """The bests are a few swaps away from the position in several rows, so that p - x and x - p differ: after
     w · v, each term must be a difference from the position towards its best, of the length its coefficient
     gives. Any valid difference passes, not only the reference's."""
-    from .references import scale_swaps, swap_difference  # a judge runs where the references are
 
     def judge(output: Plain) -> str | None:
+        from .references import scale_swaps, swap_difference  # a judge runs where the references are
+
         problem = _step_shape_problem(output, inputs)
         if problem:
             return problem
