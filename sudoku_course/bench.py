@@ -140,7 +140,8 @@ def benchmark(
     run_budget = replace(Budget.coerce(budget), seconds=_check_time_limit(time_limit))
     tasks = plan(solvers, puzzles, seeds)
     rows = run_tasks(tasks, run_budget, n_jobs, backend, scheduler)
-    rows = list(progress_bar(rows, total=len(tasks), desc="benchmark", progress=progress))
+    solvers_run = ", ".join(dict.fromkeys(task.label for task in tasks))
+    rows = list(progress_bar(rows, total=len(tasks), desc=f"banc d'essai : {solvers_run}", progress=progress))
     return pd.DataFrame(rows, columns=COLUMNS).astype(COLUMN_TYPES)
 
 

@@ -222,7 +222,7 @@ def test_bench_defaults_to_the_easy_bank_with_the_exact_solver(capsys):
     code, out, err = run(capsys, "bench", "--limit", "3")
     assert code == 0
     assert out.splitlines()[1].split()[:5] == ["exact", "easy", "41.7", "0.0", "3/3"]
-    assert "benchmark" in err  # the progress bar
+    assert "banc d'essai : exact" in err  # the progress bar
 
 
 def test_bench_runs_on_a_dask_cluster_given_its_address(capsys, tmp_path):
