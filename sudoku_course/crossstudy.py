@@ -176,7 +176,7 @@ def factor_roles() -> pd.DataFrame:
     budget = f"{POPULATION} × {GENERATIONS}"
     rows = [
         ("sampling", "representation", *["space.random(rng)"] * len(ALGORITHMS)),
-        ("decoding", "representation", *["space.decode(x) → conflicts"] * len(ALGORITHMS)),
+        ("decoding", "representation", *["conflicts(space.decode(x))"] * len(ALGORITHMS)),
         (
             "variation",
             "representation",
