@@ -93,6 +93,7 @@ BANK_LABELS: dict[str, str] = {
     "medium": "moyenne",
     "hard": "difficile",
     "expert": "expert",
+    "diabolique": "diabolique",
     "custom": "personnalisée",
 }
 """Bank (difficulty) name -> French adjective, feminine as in « une grille moyenne », « difficulté moyenne »."""
