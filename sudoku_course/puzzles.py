@@ -54,12 +54,14 @@ _COUNT_LINE_MAX = 6  # a leading line of at most this many digits is a puzzle co
 def parse_puzzles(text: str, source: str = "<text>") -> list[SudokuGrid]:
     """Read one puzzle per line; skip blank lines, `#` comments and a leading count line.
 
-    Errors are InvalidPuzzleError messages that start with `source` and the line number.
+    Errors are InvalidPuzzleError messages that start with `source` and the line number, and count columns
+    in that line: "bad.txt, line 2: unknown character '?' at column 11".
     """
     puzzles = []
     for line_no, line in enumerate(text.splitlines(), start=1):
-        content = line.split("#", 1)[0].strip()
-        if not content or (not puzzles and content.isdigit() and len(content) <= _COUNT_LINE_MAX):
+        content = line.split("#", 1)[0]  # read unstripped: the columns of an error are the line's
+        stripped = content.strip()
+        if not stripped or (not puzzles and stripped.isdigit() and len(stripped) <= _COUNT_LINE_MAX):
             continue
         try:
             puzzles.append(SudokuGrid.from_string(content))

@@ -71,6 +71,15 @@ def test_unknown_character_and_conflicting_givens_name_the_line(tmp_path):
     path.write_text(f"{REFERENCE}\n{REFERENCE[:10]}?{REFERENCE[11:]}\n", encoding="utf-8")
     with pytest.raises(InvalidPuzzleError, match=r"bad\.txt, line 2: unknown character '\?'"):
         read_puzzles(path)
+
+
+def test_a_character_error_names_the_file_line_once_and_its_column_in_that_line(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text(f"{REFERENCE}\n  {REFERENCE[:10]}a{REFERENCE[11:]}  # a letter\n", encoding="utf-8")
+    with pytest.raises(InvalidPuzzleError) as error:
+        read_puzzles(path)
+    assert str(error.value) == "bad.txt, line 2: character 'a' at column 13 is not a symbol of a 9 x 9 grid (1-9)"
+    assert (error.value.file, error.value.line, error.value.position.column) == ("bad.txt", 2, 13)
     with pytest.raises(InvalidPuzzleError, match=r"line 1: givens in conflict"):
         parse_puzzles("99" + "0" * 79)
 

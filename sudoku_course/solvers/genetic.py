@@ -450,8 +450,10 @@ def _bind(operator: str | Callable, ours: dict[str, Callable], **keywords) -> st
 # The cross-study's GA: one engine for every space
 # ======================================================================================
 class SpaceGA(Solver):
-    """A generational GA over any search space: the algorithm fixes selection, replacement and their
-    parameters; the space supplies the candidates and their variation operators.
+    """A generational GA over any search space: the cross-study's GA engine.
+
+    The algorithm fixes selection, replacement and their parameters; the space supplies the candidates
+    and their variation operators.
 
     Lesson 04 (un moteur par algorithme).
 

@@ -643,8 +643,10 @@ class SpaceParticle:
 
 
 class SpacePSO(Solver):
-    """The PSO recurrence over any search space: the algorithm fixes the recurrence, its coefficients and
-    how bests are kept; the space supplies the velocity algebra.
+    """The PSO recurrence over any search space: the cross-study's PSO engine.
+
+    The algorithm fixes the recurrence, its coefficients and how bests are kept; the space supplies the
+    velocity algebra.
 
     Lesson 04 (un moteur par algorithme).
 

@@ -189,10 +189,10 @@ ERROR_MESSAGES: tuple[tuple[str, str], ...] = (
         "caractère {char} inconnu à la ligne {line}, colonne {column}",
     ),
     (
-        r"unknown character (?P<char>'.*?'|\".*?\") at line (?P<line>\d+), column (?P<column>\d+) \(a (?P<side>\d+) x "
-        r"\d+ grid uses 1\.\.\d+\)",
+        r"character (?P<char>'.*?'|\".*?\") at line (?P<line>\d+), column (?P<column>\d+) is not a symbol of a "
+        r"(?P<side>\d+) x \d+ grid \((?P<symbols>.*)\)",
         "caractère {char} à la ligne {line}, colonne {column} : une grille {side} × {side} "
-        "n'utilise que les chiffres 1 à {side}",
+        "n'utilise que les symboles {symbols}",
     ),
     (
         r"expected a square grid of side 4, 9, 16 or 25, got shape (?P<shape>.*)",
