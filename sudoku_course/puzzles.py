@@ -29,7 +29,7 @@ import numpy as np
 
 from .grid import InvalidPuzzleError, SudokuGrid, as_grid
 from .propagation import propagated_candidates
-from .solvers.exact import count_solutions, search_effort, solve_exact
+from .solvers.exact import count_solutions, rating_solution, search_effort
 
 REFERENCE = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
 """The témoin shared by every lesson: 45 givens, 36 empty cells, unique solution starting 962185473."""
@@ -166,9 +166,9 @@ def random_solution(rng: np.random.Generator, box_size: int = 3) -> SudokuGrid:
         cells = np.zeros((n, n), dtype=np.int64)
         for box in range(b):
             cells[box * b : (box + 1) * b, box * b : (box + 1) * b] = rng.permutation(n).reshape(b, b) + 1
-        completed = solve_exact(SudokuGrid(cells, box_size))
-        if completed.solved:
-            return SudokuGrid(completed.grid.cells, box_size)
+        completed = rating_solution(SudokuGrid(cells, box_size))
+        if completed is not None:
+            return SudokuGrid(completed.cells, box_size)
 
 
 def _remove_clues(
