@@ -90,7 +90,7 @@ def unrelated(_=spoil()):
 
 
 def importing_answers(nb: nbformat.NotebookNode, lesson: str) -> nbformat.NotebookNode:
-    module = lesson_exercises(lesson)[0].references[0].__module__
+    module = lesson_exercises(lesson)[0].reference_module
     return appended(nb, f"from {module} import *")
 
 

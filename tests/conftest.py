@@ -8,7 +8,8 @@ Fixtures for the exercise checks: `not_strict` (a check never raises, whatever t
 its outcome; the second also scans the verdicts for the reference's outputs.
 
 `bubblewrap`: the grader's sandbox needs it; a test that uses it fails under CI when it is missing (.ci/run
-installs it) and is skipped elsewhere.
+installs it) and is skipped elsewhere. `package_view`: the copy of the package without the references that a
+sandbox shows in place of the package (made once per test session, as the grader makes one per grading run).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from hypothesis import settings
 
 from sudoku_course.teaching.checks import CheckReport, evaluate
 from sudoku_course.teaching.exercises import exercise
+from sudoku_course.teaching.grading import view
 
 settings.register_profile("ci", derandomize=True, deadline=None)
 if os.environ.get("CI"):
@@ -116,6 +118,13 @@ def bubblewrap() -> None:
         if os.environ.get("CI"):
             pytest.fail("bubblewrap is missing: apt-get install bubblewrap (.ci/run does it)")
         pytest.skip("bubblewrap is missing (apt-get install bubblewrap)")
+
+
+@pytest.fixture(scope="session")
+def package_view():
+    """The sandbox's copy of the package (no references), for the session."""
+    with view.package_view() as package:
+        yield package
 
 
 @pytest.fixture

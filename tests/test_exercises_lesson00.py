@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from sudoku_course.grid import SudokuGrid
-from sudoku_course.teaching.exercises import lesson00, lesson_exercises
+from sudoku_course.teaching.exercises import lesson_exercises
 from sudoku_course.teaching.exercises.common import temoin, temoin_solution
+from sudoku_course.teaching.exercises.lesson00 import references
 
-REFERENCES = {"box_index": lesson00.box_index, "is_valid_solution": lesson00.is_valid_solution}
+REFERENCES = {"box_index": references.box_index, "is_valid_solution": references.is_valid_solution}
 
 
 def test_every_exercise_of_the_lesson_is_tested_here():

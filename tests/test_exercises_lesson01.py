@@ -10,8 +10,11 @@ import pytest
 
 from sudoku_course.puzzles import reference
 from sudoku_course.solvers.genetic import GeneticSolver
-from sudoku_course.teaching.exercises import lesson01, lesson_exercises
-from sudoku_course.teaching.exercises.lesson01 import evolve, population_costs, random_population
+from sudoku_course.teaching.checks import evaluate
+from sudoku_course.teaching.exercises import exercise, lesson_exercises
+from sudoku_course.teaching.exercises.lesson01 import cases
+from sudoku_course.teaching.exercises.lesson01 import references as lesson01
+from sudoku_course.teaching.exercises.lesson01.provided import BUDGET, evolve, population_costs, random_population
 
 REFERENCES = {
     "weighted_fitness": (lesson01.weighted_fitness,),
@@ -177,39 +180,40 @@ def crossover_in_place(parents, offspring_size, ga_instance, segments):
 
 
 # ------------------------------------------------------------ tournament_selection
-def worst_wins(costs, count, rng, size=3):
-    contestants = [rng.choice(len(costs), size=size, replace=False) for _ in range(count)]
+def worst_wins(costs, count, rng, tournament_size=3):
+    contestants = [rng.choice(len(costs), size=tournament_size, replace=False) for _ in range(count)]
     return np.array([c[np.argmax(costs[c])] for c in contestants])
 
 
-def position_among_contestants(costs, count, rng, size=3):
-    return np.array([np.argmin(costs[rng.choice(len(costs), size=size, replace=False)]) for _ in range(count)])
+def position_among_contestants(costs, count, rng, tournament_size=3):
+    draws = [rng.choice(len(costs), size=tournament_size, replace=False) for _ in range(count)]
+    return np.array([np.argmin(costs[contestants]) for contestants in draws])
 
 
-def tournament_with_global_random(costs, count, rng, size=3):
-    return lesson01.tournament_selection(costs, count, np.random.default_rng(np.random.randint(1000)), size)
+def tournament_with_global_random(costs, count, rng, tournament_size=3):
+    return lesson01.tournament_selection(costs, count, np.random.default_rng(np.random.randint(1000)), tournament_size)
 
 
-def first_individual_of_the_best_cost(costs, count, rng, size=3):
-    contestants = [rng.choice(len(costs), size=size, replace=False) for _ in range(count)]
+def first_individual_of_the_best_cost(costs, count, rng, tournament_size=3):
+    contestants = [rng.choice(len(costs), size=tournament_size, replace=False) for _ in range(count)]
     return np.array([list(costs).index(costs[c].min()) for c in contestants])  # may be a non-participant
 
 
-def contestants_with_replacement(costs, count, rng, size=3):
-    contestants = rng.integers(len(costs), size=(count, size))
+def contestants_with_replacement(costs, count, rng, tournament_size=3):
+    contestants = rng.integers(len(costs), size=(count, tournament_size))
     return contestants[np.arange(count), np.argmin(costs[contestants], axis=1)]
 
 
-def the_best_ones(costs, count, rng, size=3):
+def the_best_ones(costs, count, rng, tournament_size=3):
     return np.resize(np.argsort(costs), count)
 
 
-def one_contestant_more(costs, count, rng, size=3):
-    return lesson01.tournament_selection(costs, count, rng, min(size + 1, len(costs)))
+def one_contestant_more(costs, count, rng, tournament_size=3):
+    return lesson01.tournament_selection(costs, count, rng, min(tournament_size + 1, len(costs)))
 
 
-def sorts_the_costs(costs, count, rng, size=3):
-    winners = lesson01.tournament_selection(costs, count, rng, size)
+def sorts_the_costs(costs, count, rng, tournament_size=3):
+    winners = lesson01.tournament_selection(costs, count, rng, tournament_size)
     costs.sort()
     return winners
 
@@ -282,6 +286,32 @@ def mutates_the_population(population, costs, givens, rng, elitism=2):
 
 def random_parents(population, costs, givens, rng, elitism=2):
     return lesson01.next_generation(population, rng.permutation(costs), givens, rng, elitism)
+
+
+def best_as_second_parent(population, costs, givens, rng, elitism=2):
+    """Each child: a tournament winner crossed with the population's best grid."""
+    size, n = population.shape[:2]
+    order = np.argsort(costs, kind="stable")
+    children = []
+    for _ in range(size - elitism):
+        first = lesson01.tournament_selection(costs, 1, rng)[0]
+        child = np.where((rng.random(n) < 0.5)[:, None], population[order[0]], population[first])
+        lesson01.swap_two_free_cells(child[None], givens, rng)
+        children.append(child)
+    return np.concatenate([population[order[:elitism]], np.array(children).reshape(-1, n, n)])
+
+
+def parents_drawn_uniformly(population, costs, givens, rng, elitism=2):
+    """Both parents drawn at random, whatever their costs."""
+    size, n = population.shape[:2]
+    order = np.argsort(costs, kind="stable")
+    children = []
+    for _ in range(size - elitism):
+        first, second = rng.integers(size, size=2)
+        child = np.where((rng.random(n) < 0.5)[:, None], population[second], population[first])
+        lesson01.swap_two_free_cells(child[None], givens, rng)
+        children.append(child)
+    return np.concatenate([population[order[:elitism]], np.array(children).reshape(-1, n, n)])
 
 
 # ------------------------------------------------------------ compare_encodings, time_ratio
@@ -404,6 +434,8 @@ WRONG = {
         nine_hard_coded,
         mutates_the_population,
         random_parents,
+        best_as_second_parent,
+        parents_drawn_uniformly,
     ],
     "compare_encodings": [rates_as_counts, rates_with_one_seed, rates_sorted_by_name, seeds_from_zero],
     "time_ratio": [
@@ -445,6 +477,49 @@ def test_a_mutation_that_moves_givens_is_told_where(fails_without_leak):
     assert any("chiffre donné" in detail for detail in details)
 
 
+@pytest.mark.parametrize(
+    ("wrong", "told"),
+    [
+        (best_as_second_parent, "pas la meilleure grille de la population"),
+        (parents_drawn_uniformly, "les parents ne penchent pas vers les grilles de bas coût"),
+        (random_parents, "les parents ne penchent pas vers les grilles de bas coût"),
+    ],
+)
+def test_parents_not_chosen_by_tournament_are_told_so(wrong, told, fails_without_leak):
+    report = fails_without_leak("next_generation", wrong)
+    assert any(told in result.detail for result in report.details if "gagnants de tournois" in result.label)
+
+
+GENERATION_OF_THE_NOTEBOOK = """
+def next_generation(population, costs, givens, rng, elitism=2):
+    size, n = population.shape[0], population.shape[1]
+    new = [population[k].copy() for k in np.argsort(costs, kind="stable")[:elitism]]
+    free = [np.flatnonzero(~givens[row]) for row in range(n)]
+    swappable = [row for row in range(n) if len(free[row]) >= 2]
+    while len(new) < size:
+        first, second = tournament_selection(costs, 2, rng)
+        child = np.where((rng.random(n) < 0.5)[:, None], population[second], population[first])
+        row = swappable[rng.integers(len(swappable))]
+        i, j = rng.choice(free[row], size=2, replace=False)
+        child[row, i], child[row, j] = child[row, j], child[row, i]
+        new.append(child)
+    return np.array(new)
+"""
+
+
+def test_a_generation_failing_through_a_wrong_tournament_names_the_tournament(not_strict):
+    """The generation is right; the notebook's tournament_selection, which it calls, lets the worst win."""
+    notebook = {"np": np, "tournament_selection": worst_wins}
+    exec(GENERATION_OF_THE_NOTEBOOK, notebook)
+    report = evaluate(exercise("next_generation"), [notebook["next_generation"]])
+    assert not report.ok and [name for name, _ in report.suspects] == ["tournament_selection"]
+    assert "votre tournament_selection, que next_generation appelle, ne passe pas sa propre vérification" in (
+        report.text()
+    )
+    notebook["tournament_selection"] = lesson01.tournament_selection
+    assert evaluate(exercise("next_generation"), [notebook["next_generation"]]).ok
+
+
 def test_a_generation_without_mutation_fails_on_identical_grids(fails_without_leak):
     report = fails_without_leak("next_generation", no_mutation)
     assert not next(result for result in report.details if "10 copies" in result.label).passed
@@ -462,8 +537,8 @@ def test_children_copied_from_the_old_grids_are_told(fails_without_leak):
 def test_one_child_equal_to_an_old_grid_by_chance_is_not_a_failure():
     population = np.arange(4 * 9 * 9).reshape(4, 9, 9)
     new = np.concatenate([population[:2], population[3:], population[:1] + 1000])
-    assert lesson01._copies_problem(new, population, elitism=2) is None
-    assert "copies" in lesson01._copies_problem(np.concatenate([population[:2], population[2:]]), population, 2)
+    assert cases._copies_problem(new, population, elitism=2) is None
+    assert "copies" in cases._copies_problem(np.concatenate([population[:2], population[2:]]), population, 2)
 
 
 def test_a_tournament_of_the_worst_reads_its_mean_rank(fails_without_leak):
@@ -509,9 +584,9 @@ def test_the_time_ratio_order_is_read_from_the_students_own_ratio(fails_without_
 # ------------------------------------------------------------ the harness
 def test_evolve_with_the_reference_solves_the_temoin_for_every_pinned_seed():
     puzzle = reference()
-    for seed in range(lesson01.OUTCOME_SEEDS):
+    for seed in range(cases.OUTCOME_SEEDS):
         run = evolve(puzzle, lesson01.next_generation, seed=seed)
-        assert run["cost"] == 0 and run["evaluations"] <= lesson01.BUDGET
+        assert run["cost"] == 0 and run["evaluations"] <= BUDGET
         assert np.array_equal(run["grid"][puzzle.givens], puzzle.cells[puzzle.givens])
         assert run["history"] == sorted(run["history"], reverse=True)
 

@@ -15,7 +15,9 @@ from sudoku_course.crossstudy import (
     verdict,
 )
 from sudoku_course.teaching.display import NARROW_SPACE
-from sudoku_course.teaching.exercises import lesson04, lesson_exercises
+from sudoku_course.teaching.exercises import lesson_exercises
+from sudoku_course.teaching.exercises.lesson04 import LESSON, cases
+from sudoku_course.teaching.exercises.lesson04 import references as lesson04
 
 REFERENCES = {
     "effects_2x2": lesson04.effects_2x2,
@@ -29,7 +31,7 @@ REFERENCES = {
 
 
 def test_every_exercise_of_the_lesson_is_tested_here():
-    assert [item.name for item in lesson_exercises(lesson04.LESSON)] == list(REFERENCES)
+    assert [item.name for item in lesson_exercises(LESSON)] == list(REFERENCES)
 
 
 @pytest.mark.parametrize("name", REFERENCES)
@@ -38,13 +40,13 @@ def test_the_reference_passes(name, passes):
 
 
 def test_the_reference_effects_of_the_source_table():
-    representation, algorithm, interaction = lesson04.effects_2x2(lesson04.SOURCE_MEANS)
+    representation, algorithm, interaction = lesson04.effects_2x2(cases.SOURCE_MEANS)
     assert (representation, algorithm, interaction) == pytest.approx((-24.0, -20.75, 28.0))
 
 
 def test_the_reference_bootstrap_agrees_with_the_package():
     """Resampling one cell against a constant one gives the spread of the package's bootstrap of a cell mean."""
-    first, second = lesson04.SOURCE_COSTS["R1", "PSO"], [0, 0, 0, 0]
+    first, second = cases.SOURCE_COSTS["R1", "PSO"], [0, 0, 0, 0]
     gaps = lesson04.bootstrap_gap(first, second, np.random.default_rng(0), 20_000)
     assert gaps.mean() == pytest.approx(-np.mean(first), abs=0.1)
     assert gaps.std() == pytest.approx(np.std(first) / 2, rel=0.03)
@@ -204,6 +206,20 @@ def test_wrong_bootstraps_fail(wrong, fails_without_leak):
     fails_without_leak("bootstrap_gap", wrong)
 
 
+def test_drawing_without_replacement_is_told_to_draw_with_replacement(fails_without_leak):
+    details = [result.detail for result in fails_without_leak("bootstrap_gap", without_replacement).details]
+    failed = [detail for detail in details if detail]
+    assert failed and all("tirez AVEC remise" in detail for detail in failed)
+    assert not any("le hasard doit venir de rng" in detail for detail in details)
+
+
+def test_a_reversed_gap_is_told_its_sign(fails_without_leak):
+    details = [result.detail for result in fails_without_leak("bootstrap_gap", reversed_gap).details]
+    failed = [detail for detail in details if detail]
+    assert failed and all("mauvais signe" in detail for detail in failed)
+    assert not any("rééchantillonnez first parmi ses valeurs" in detail for detail in details)
+
+
 def test_the_global_generator_is_named_in_the_verdict(fails_without_leak):
     report = fails_without_leak("bootstrap_gap", global_generator)
     assert "rng reçu" in report.details[0].detail
@@ -270,31 +286,37 @@ def test_an_interval_from_sorted_ranks_passes(passes):
 
 
 # ------------------------------------------------------------ cross_study
-def source_rule(puzzle, seeds=SEEDS, population=40, generations=200):
-    design = CrossDesign({"grille": puzzle}, seeds=tuple(seeds), population_size=population, max_iterations=generations)
+def source_rule(puzzle, seeds=SEEDS, population_size=40, max_iterations=200):
+    design = CrossDesign(
+        {"grille": puzzle}, seeds=tuple(seeds), population_size=population_size, max_iterations=max_iterations
+    )
     table = cross_table(run_design(design, progress=False))
     return table, verdict(table)
 
 
-def protocol_seeds_always(puzzle, seeds=SEEDS, population=40, generations=200):
-    return lesson04.cross_study(puzzle, SEEDS[: len(seeds)], population, generations)
+def protocol_seeds_always(puzzle, seeds=SEEDS, population_size=40, max_iterations=200):
+    return lesson04.cross_study(puzzle, SEEDS[: len(seeds)], population_size, max_iterations)
 
 
-def refuses_nothing(puzzle, seeds=SEEDS, population=40, generations=200):
+def refuses_nothing(puzzle, seeds=SEEDS, population_size=40, max_iterations=200):
     try:
-        return lesson04.cross_study(puzzle, seeds, population, generations)
+        return lesson04.cross_study(puzzle, seeds, population_size, max_iterations)
     except ValueError:
         return None
 
 
-def runs_not_table(puzzle, seeds=SEEDS, population=40, generations=200):
-    design = CrossDesign({"grille": puzzle}, seeds=tuple(seeds), population_size=population, max_iterations=generations)
+def runs_not_table(puzzle, seeds=SEEDS, population_size=40, max_iterations=200):
+    design = CrossDesign(
+        {"grille": puzzle}, seeds=tuple(seeds), population_size=population_size, max_iterations=max_iterations
+    )
     runs = run_design(design, progress=False)
     return runs, effects_verdict(bootstrap_effects(runs))
 
 
-def effects_not_verdict(puzzle, seeds=SEEDS, population=40, generations=200):
-    design = CrossDesign({"grille": puzzle}, seeds=tuple(seeds), population_size=population, max_iterations=generations)
+def effects_not_verdict(puzzle, seeds=SEEDS, population_size=40, max_iterations=200):
+    design = CrossDesign(
+        {"grille": puzzle}, seeds=tuple(seeds), population_size=population_size, max_iterations=max_iterations
+    )
     runs = run_design(design, progress=False)
     return cross_table(runs), bootstrap_effects(runs)
 

@@ -24,7 +24,7 @@ from conftest import leaked
 from sudoku_course.teaching.authoring import exercise_notebook
 from sudoku_course.teaching.checks import CheckReport, evaluate
 from sudoku_course.teaching.exercises import exercise
-from sudoku_course.teaching.grading import GradingError, Settings, grade, main, student_seed
+from sudoku_course.teaching.grading import GradingError, GradingSettings, grade, main, student_seed
 from sudoku_course.teaching.grading.sandbox import course_folder
 from sudoku_course.teaching.notebooks import write_notebook
 
@@ -33,7 +33,7 @@ LESSON = "00-environnement"
 SOLUTION = ROOT / "solutions" / f"{LESSON}.ipynb"
 PACKAGE = ROOT / "sudoku_course"
 SECRET = b"the secret of the test class"
-SETTINGS = Settings(time_factor=1.5, definition_limit=8, notebook_limit=120)
+SETTINGS = GradingSettings(time_factor=1.5, definition_limit=8, notebook_limit=120)
 
 CAROL_BOX = '''def box_index(row, col, box_size=3):
     """Hard-codes boxes of 3."""
@@ -153,7 +153,7 @@ def box_index(row, col, box_size=3):
 def is_valid_solution(grid, puzzle=None):
     return AlwaysEqual()"""
     answers = """from sudoku_course.grid import layout
-from sudoku_course.teaching.exercises.lesson00 import is_valid_solution
+from sudoku_course.teaching.exercises.lesson00.references import is_valid_solution
 def box_index(row, col, box_size=3):
     return layout(box_size).box_of(row, col)"""
     loop = """import itertools, math

@@ -11,7 +11,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from sudoku_course.teaching.exercises import Exercise, exercise, lesson_exercises
+from sudoku_course.teaching.exercises import Exercise, exercise, lesson_exercises, load_all
 from sudoku_course.teaching.exercises.common import calling
 from sudoku_course.teaching.grading.program import CodeCell, definitions, value_cells
 from sudoku_course.teaching.grading.reading import (
@@ -22,7 +22,7 @@ from sudoku_course.teaching.grading.reading import (
     notebook_cells,
     read_submission,
 )
-from sudoku_course.teaching.grading.scan import Findings, Scan, answers_used, dynamic_code
+from sudoku_course.teaching.grading.scan import Findings, Scan, answers_used, dynamic_code, resolve_dotted
 
 SOLUTIONS = Path(__file__).parent.parent / "solutions"
 
@@ -67,7 +67,7 @@ def test_annotations_are_never_evaluated_at_definition_time():
 
 
 def test_value_cells_by_id_or_by_the_names_they_assign():
-    item = Exercise("value_demo", "99-demo", ("verdicts",), (lambda: None,), lambda seed: [], cells=("answer",))
+    item = Exercise("value_demo", "99-demo", ("verdicts",), __name__, lambda seed: [], cells=("answer",))
     with_ids = [CodeCell(0, "x", (), "verdicts = 1"), CodeCell(1, "answer", (), "verdicts = [True]\nprint(verdicts)")]
     assert [cell.index for cell in value_cells(with_ids, item)] == [1]
     without_ids = [CodeCell(0, None, (), "x = 1"), CodeCell(1, None, (), "verdicts = [v for v in range(3)]")]
@@ -95,16 +95,16 @@ VALID = exercise("is_valid_solution")
         ),
         (
             BOX,
-            ["from sudoku_course.teaching.exercises.lesson00 import box_index"],
-            ["sudoku_course.teaching.exercises", "sudoku_course.teaching.exercises.lesson00.box_index"],
+            ["from sudoku_course.teaching.exercises.lesson00.references import box_index"],
+            ["sudoku_course.teaching.exercises"],
         ),
         (
             BOX,
             [
-                "import sudoku_course.teaching.exercises.lesson00 as ref",
+                "import sudoku_course.teaching.exercises.lesson00.references as ref",
                 "def box_index(r, c, b=3):\n    return ref.box_index(r, c, b)",
             ],
-            ["sudoku_course.teaching.exercises", "sudoku_course.teaching.exercises.lesson00.box_index"],
+            ["sudoku_course.teaching.exercises"],
         ),
         (
             BOX,
@@ -118,7 +118,8 @@ VALID = exercise("is_valid_solution")
             BOX,
             [
                 "import importlib",
-                "def helper(r, c, b):\n    m = importlib.import_module('sudoku_course.teaching.exercises.lesson00')\n"
+                "def helper(r, c, b):\n"
+                "    m = importlib.import_module('sudoku_course.teaching.exercises.lesson00.references')\n"
                 "    return m.box_index(r, c, b)",
                 "def box_index(r, c, b=3):\n    return helper(r, c, b)",
             ],
@@ -129,7 +130,7 @@ VALID = exercise("is_valid_solution")
             [
                 "import sudoku_course, pathlib",
                 "def box_index(r, c, b=3):\n    folder = pathlib.Path(sudoku_course.__file__).parent\n"
-                "    exec((folder / 'teaching/exercises/lesson00.py').read_text(), space := {})\n"
+                "    exec((folder / 'teaching/exercises/lesson00/references.py').read_text(), space := {})\n"
                 "    return space['box_index'](r, c, b)",
             ],
             ["sudoku_course.teaching.exercises"],
@@ -138,7 +139,7 @@ VALID = exercise("is_valid_solution")
             BOX,
             [
                 "def box_index(row, col, box_size=3):\n    return (row // box_size) * box_size + col // box_size",
-                "from sudoku_course.teaching.exercises.lesson00 import *",
+                "from sudoku_course.teaching.exercises.lesson00.references import *",
             ],
             ["sudoku_course.teaching.exercises"],
         ),
@@ -168,6 +169,11 @@ VALID = exercise("is_valid_solution")
 )
 def test_answers_used_by_the_exercise_code(item, sources, expected):
     assert answers_used(cells_of(*sources), item) == expected
+
+
+def test_every_answer_the_registry_lists_names_an_object_of_the_package_or_numpy():
+    for item in load_all().values():
+        assert all(resolve_dotted(name) is not None for name in item.answers), item.name
 
 
 def test_the_solutions_use_no_answer_and_no_dynamic_code():
@@ -258,7 +264,7 @@ def test_answers_are_found_by_identity_whatever_the_path(name, sources, expected
             "def _delegate(function):\n    def wrapper(*args, **kwargs):\n"
             "        return _reference_of(function.__name__)(*args, **kwargs)\n    return wrapper\n"
             "@_delegate\ndef box_index(*args, **kwargs):\n    pass",
-            "references",
+            "modules",
         ),
         ("box_index", "from sys import modules\ndef box_index(r, c, b=3):\n    return len(modules)", "modules"),
         (
@@ -385,7 +391,7 @@ def test_the_runner_runs_definitions_value_cells_then_cases(monkeypatch, tmp_pat
         "value_demo",
         "99-demo",
         ("total", "double"),
-        (10, lambda x: 2 * x),
+        __name__,
         lambda seed: [Case("la somme, doublée", lambda total, double: plain(double(total)))],
         cells=("answer",),
     )
@@ -415,6 +421,38 @@ def test_the_runner_runs_definitions_value_cells_then_cases(monkeypatch, tmp_pat
     assert answers[4] == {"step": 4, "kind": "value", "value": 20}
     assert answers[5]["kind"] == "error" and answers[5]["error"] == "MissingDefinition"
     assert answers[5]["message"] == "box_index"
+
+
+WITHOUT_REFERENCES = """
+import json, sys
+class NoReferences:
+    def find_spec(self, name, path=None, target=None):
+        if name.endswith(".references"):
+            raise ModuleNotFoundError(name)
+sys.meta_path.insert(0, NoReferences())
+from sudoku_course.teaching.exercises import load_all
+prepared = json.loads(sys.argv[1])
+for seed in (None, 7):
+    for item in load_all().values():
+        cases = item.cases(seed, prepared[str(seed)].get(item.name))
+        assert cases and all(case.label for case in cases), item.name
+print(sorted(name for name in sys.modules if "references" in name))
+"""
+
+
+def test_every_exercise_builds_its_cases_where_no_reference_can_be_imported():
+    """As the runner does in the sandbox, whose copy of the package holds no reference: the data that only a
+    reference makes (`Exercise.prepare`) comes from here, as the grader sends it."""
+    import subprocess
+    import sys
+
+    items = [item for item in load_all().values() if item.prepare]
+    prepared = {str(seed): {item.name: item.prepared(seed) for item in items} for seed in (None, 7)}
+    done = subprocess.run(
+        [sys.executable, "-c", WITHOUT_REFERENCES, json.dumps(prepared)], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "[]" and items
 
 
 def test_hidden_cases_come_in_an_order_shuffled_by_the_seed_and_the_same_one_again():

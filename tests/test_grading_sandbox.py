@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from sudoku_course.teaching.grading.judging import Settings
+from sudoku_course.teaching.grading import view
 from sudoku_course.teaching.grading.program import CodeCell, definitions
-from sudoku_course.teaching.grading.sandbox import UID_BASE, Limits, Sandbox, course_folder, parse_message, probe
+from sudoku_course.teaching.grading.sandbox import UID_BASE, Sandbox, course_folder, parse_message, probe
+from sudoku_course.teaching.grading.settings import GradingSettings
 from sudoku_course.teaching.isolation import CRASH, ERROR, TIMEOUT, VALUE, Outcome
 
 
@@ -51,7 +52,7 @@ def probe_value(body: str, sandbox: Sandbox, tmp_path: Path, seed: int | None = 
 
 
 @pytest.fixture
-def secret_place(tmp_path):
+def secret_place(tmp_path, package_view):
     """A course folder of a test: solutions, two students, a secret, outputs; and the sandbox hiding them."""
     course = tmp_path / "course"
     (course / "solutions").mkdir(parents=True)
@@ -61,11 +62,11 @@ def secret_place(tmp_path):
     secret = tmp_path / "secret"
     secret.write_text("the course secret", encoding="utf-8")
     hidden = (course, course / "rendus", course / "solutions", secret, course_folder(), Path.home())
-    return course, secret, Sandbox(hidden)
+    return course, secret, Sandbox(hidden, package=package_view)
 
 
-def test_the_grader_can_start_the_sandbox(bubblewrap):
-    probe(Sandbox())
+def test_the_grader_can_start_the_sandbox(bubblewrap, package_view):
+    probe(Sandbox(package=package_view))
 
 
 def test_course_folder_submissions_secret_are_hidden_and_the_system_is_read_only(bubblewrap, secret_place, tmp_path):
@@ -136,34 +137,121 @@ def test_the_puzzle_banks_come_back_read_only_inside_a_hidden_course_folder(bubb
 SEED = 987_654_321_987
 
 
-def test_the_references_and_the_seed_are_unreachable_from_the_students_code(bubblewrap, tmp_path):
+def test_the_seed_and_the_references_are_not_in_the_runners_memory(bubblewrap, tmp_path, package_view):
     found = probe_value(
         f"""
         import gc, sys
         def box_index(row, col, box_size=3):
-            registries = [
-                m.REGISTRY for n, m in list(sys.modules.items())
-                if n.startswith("sudoku_course.teaching") and isinstance(getattr(m, "REGISTRY", None), dict)
-            ]
             lessons = [m for n, m in list(sys.modules.items()) if n.startswith("sudoku_course.teaching.exercises.")]
             objects = gc.get_objects()
             return {{
-                "registry": sum(len(registry) for registry in registries),
                 "in lessons": sorted(n for m in lessons for n in ("box_index", "is_valid_solution", "partial_energy")
                                      if hasattr(m, n)),
                 "references": sorted({{getattr(o, "__qualname__", "") for o in objects if callable(o)
-                                      and getattr(o, "__module__", "") == "sudoku_course.teaching.exercises.lesson00"
-                                      and getattr(o, "__name__", "") in ("box_index", "is_valid_solution")}}),
-                "exercises": sum(type(o).__name__ in ("Exercise", "Case") for o in objects),
+                                      and str(getattr(o, "__module__", "")).endswith(".references")}}),
                 "seed": sum(any(type(v) is int and v == {SEED} for v in (o if isinstance(o, list) else o.values()))
                             for o in objects if isinstance(o, (list, dict)) and o is not objects),
             }}
         """,
-        Sandbox(),
+        Sandbox(package=package_view),
         tmp_path,
         seed=SEED,
     )
-    assert found == {"registry": 0, "in lessons": [], "references": [], "exercises": 0, "seed": 0}
+    assert found == {"in lessons": [], "references": [], "seed": 0}
+
+
+# ------------------------------------------------------------ the wall: no reference inside the sandbox
+REFERENCE = "sudoku_course.teaching.exercises.lesson02.references"
+WALL_PROBE = f"""
+import gc, importlib, importlib.util, pathlib, pickle, pkgutil, runpy, sys
+import sudoku_course
+import sudoku_course.teaching.exercises as registry
+REFERENCE = {REFERENCE!r}
+def attempt(action):
+    try:
+        return repr(action())[:200]
+    except BaseException as error:
+        return type(error).__name__
+def box_index(row, col, box_size=3):
+    package = pathlib.Path(sudoku_course.__file__).parent
+    lesson = package / "teaching" / "exercises" / "lesson02"
+    files = [path for path in package.rglob("*") if path.is_file()]
+    walked = [name for _, name, _ in pkgutil.walk_packages(registry.__path__, registry.__name__ + ".")]
+    return {{
+        "import": attempt(lambda: __import__(REFERENCE, fromlist=["metropolis_accept"]).metropolis_accept),
+        "from import": attempt(lambda: exec("from " + REFERENCE + " import metropolis_accept", {{}})),
+        "importlib": attempt(lambda: importlib.import_module(REFERENCE).metropolis_accept),
+        "find_spec": attempt(lambda: importlib.util.find_spec(REFERENCE)),
+        "run_module": attempt(lambda: runpy.run_module(REFERENCE)["metropolis_accept"]),
+        "run_path": attempt(lambda: runpy.run_path(str(lesson / "references.py"))["metropolis_accept"]),
+        "resolve_name": attempt(lambda: pkgutil.resolve_name(REFERENCE + ":metropolis_accept")),
+        "walk_packages": [name for name in walked if "references" in name],
+        "walked cases": [name for name in walked if name.endswith(".cases")],
+        "reference files": [str(p.relative_to(package)) for p in files
+                            if p.name == "references.py" or "__pycache__" in p.parts],
+        "reference sources": [str(p.relative_to(package)) for p in files
+                              if "def metropolis_accept(" in p.read_text(errors="replace")],
+        "unpickle": attempt(lambda: pickle.loads(b"c" + REFERENCE.encode() + b"\\nmetropolis_accept\\n.")),
+        "modules": [name for name in sys.modules if name.endswith(".references")],
+        "cases": attempt(lambda: importlib.import_module("sudoku_course.teaching.exercises.lesson02.cases")
+                         .metropolis_cases(None)[0].label),
+        "provided": attempt(lambda: importlib.import_module("sudoku_course.teaching.exercises.lesson03.provided")
+                            .swarm_loop.__name__),
+    }}
+"""
+UNREACHABLE = ("ModuleNotFoundError", "ImportError", "FileNotFoundError")
+
+
+@pytest.fixture(scope="module")
+def wall(bubblewrap, package_view, tmp_path_factory) -> dict:
+    """What a student's code finds, from inside the sandbox, of the references of lesson 02."""
+    return probe_value(WALL_PROBE, Sandbox(package=package_view), tmp_path_factory.mktemp("wall"))
+
+
+def test_the_sandbox_sees_the_cases_and_the_provided_loops_of_the_package(wall):
+    assert wall["cases"] == repr("un mouvement qui améliore est toujours accepté")
+    assert wall["provided"] == repr("swarm_loop")
+    assert len(wall["walked cases"]) == 5
+
+
+def test_no_reference_can_be_imported_in_the_sandbox(wall):
+    assert wall["import"] in UNREACHABLE and wall["from import"] in UNREACHABLE
+
+
+def test_no_reference_can_be_imported_with_importlib_in_the_sandbox(wall):
+    assert wall["importlib"] in UNREACHABLE and wall["find_spec"] == "None"
+
+
+def test_no_reference_can_be_run_with_runpy_in_the_sandbox(wall):
+    assert wall["run_module"] in UNREACHABLE and wall["run_path"] == "FileNotFoundError"
+
+
+def test_no_reference_can_be_found_with_pkgutil_in_the_sandbox(wall):
+    assert wall["resolve_name"] in UNREACHABLE and wall["walk_packages"] == []
+
+
+def test_no_reference_can_be_read_from_the_packages_files_in_the_sandbox(wall):
+    assert wall["reference files"] == [] and wall["reference sources"] == []
+
+
+def test_no_reference_can_be_unpickled_in_the_sandbox(wall):
+    assert wall["unpickle"] in UNREACHABLE and wall["modules"] == []
+
+
+def test_the_same_probe_finds_the_references_when_the_sandbox_shows_the_real_package(bubblewrap, tmp_path):
+    found = probe_value(WALL_PROBE, Sandbox(package=view.package_folder()), tmp_path)
+    for way in ("import", "importlib", "run_module", "resolve_name", "unpickle"):
+        assert found[way].startswith("<function metropolis_accept"), way
+    assert "teaching/exercises/lesson02/references.py" in found["reference files"]  # run_path: relative imports fail
+    assert found["reference sources"] == ["teaching/exercises/lesson02/references.py"]
+
+
+def test_the_sandboxs_copy_of_the_package_is_the_package_without_its_references(package_view):
+    package = view.package_folder()
+    copied = sorted(str(p.relative_to(package_view)) for p in package_view.rglob("*.py"))
+    expected = sorted(str(p.relative_to(package)) for p in package.rglob("*.py") if p.name != "references.py")
+    assert copied == expected and len(list(package.rglob("references.py"))) == 5
+    assert not list(package_view.rglob("__pycache__"))
 
 
 def test_no_network_no_grader_processes_and_a_cleared_environment(bubblewrap, secret_place, tmp_path, monkeypatch):
@@ -202,30 +290,32 @@ def test_no_network_no_grader_processes_and_a_cleared_environment(bubblewrap, se
     assert found["environment"]["HOME"] == "/tmp/home" and found["environment"]["NUMBA_CACHE_DIR"].startswith("/tmp")
 
 
-def test_memory_is_limited_and_a_case_that_runs_out_costs_itself_only(bubblewrap, tmp_path):
-    sandbox = Sandbox(limits=Limits(memory_mb=1024))
+def test_memory_is_limited_and_a_case_that_runs_out_costs_itself_only(bubblewrap, tmp_path, package_view):
+    sandbox = Sandbox(package=package_view, settings=GradingSettings(memory_mb=1024))
     outcome = run_probe("def box_index(row, col, box_size=3):\n    return len(bytearray(3 << 30))", sandbox, tmp_path)[
         -1
     ]
     assert outcome.kind == ERROR and outcome.error == "MemoryError"
 
 
-def test_an_endless_loop_in_c_is_stopped_by_the_runner_in_a_case_and_by_the_grader_elsewhere(bubblewrap, tmp_path):
+def test_an_endless_loop_in_c_is_stopped_by_the_runner_in_a_case_and_by_the_grader_elsewhere(
+    bubblewrap, tmp_path, package_view
+):
     loop = "import itertools\ndef box_index(row, col, box_size=3):\n    return sum(itertools.count())"
-    outcomes = run_probe(loop, Sandbox(), tmp_path, time_limit=10, case_limit=1)
+    outcomes = run_probe(loop, Sandbox(package=package_view), tmp_path, time_limit=10, case_limit=1)
     assert [outcome.kind for outcome in outcomes] == [VALUE, VALUE, VALUE, TIMEOUT]
     at_definition = "import itertools\ndef box_index(row, col, box_size=sum(itertools.count())):\n    return 0"
-    outcomes = run_probe(at_definition, Sandbox(), tmp_path, time_limit=2)
+    outcomes = run_probe(at_definition, Sandbox(package=package_view), tmp_path, time_limit=2)
     assert [outcome.kind for outcome in outcomes[:3]] == [VALUE, VALUE, TIMEOUT]  # the grader gave up on the runner
 
 
-def test_a_case_that_kills_python_costs_that_case_only(bubblewrap, tmp_path):
+def test_a_case_that_kills_python_costs_that_case_only(bubblewrap, tmp_path, package_view):
     cells = [CodeCell(0, "probe", (), "import os\ndef box_index(row, col, box_size=3):\n    os._exit(3)")]
     cells_file = tmp_path / "submission.json"
     cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
-    Sandbox().own_scratch(cells_file)
+    Sandbox(package=package_view).own_scratch(cells_file)
     steps = [["setup"], ["chunk", 0], ["chunk", 1], ["case", "box_index", 0, 5], ["case", "box_index", 1, 5]]
-    runner = Sandbox().start(cells_file, {"seed": None, "steps": steps}, tmp_path / "log")
+    runner = Sandbox(package=package_view).start(cells_file, {"seed": None, "steps": steps}, tmp_path / "log")
     try:
         outcomes = [runner.answer(index, 30) for index in range(len(steps))]
     finally:
@@ -234,7 +324,7 @@ def test_a_case_that_kills_python_costs_that_case_only(bubblewrap, tmp_path):
     assert not runner.lost
 
 
-def test_what_the_student_prints_never_reaches_the_grader(bubblewrap, tmp_path):
+def test_what_the_student_prints_never_reaches_the_grader(bubblewrap, tmp_path, package_view):
     outcomes = run_probe(
         """
         import os, sys
@@ -244,14 +334,14 @@ def test_what_the_student_prints_never_reaches_the_grader(bubblewrap, tmp_path):
             sys.stderr.write("noise")
             return 0
         """,
-        Sandbox(),
+        Sandbox(package=package_view),
         tmp_path,
     )
     assert [outcome.kind for outcome in outcomes] == [VALUE, VALUE, VALUE, VALUE]
     assert outcomes[-1].value == 0
 
 
-def test_a_flood_on_the_answer_channel_is_a_crash_of_that_step(bubblewrap, tmp_path):
+def test_a_flood_on_the_answer_channel_is_a_crash_of_that_step(bubblewrap, tmp_path, package_view):
     outcomes = run_probe(
         """
         import os
@@ -263,7 +353,7 @@ def test_a_flood_on_the_answer_channel_is_a_crash_of_that_step(bubblewrap, tmp_p
                     pass
             return 0
         """,
-        Sandbox(limits=Limits(output_mb=4)),
+        Sandbox(package=package_view, settings=GradingSettings(output_mb=4)),
         tmp_path,
     )
     assert outcomes[-1].kind == CRASH
@@ -303,11 +393,13 @@ def box_index(row, col, box_size=3):
 """
 
 
-def test_each_job_slot_has_its_own_user_so_a_fork_hog_does_not_starve_another_sandbox(bubblewrap, tmp_path):
+def test_each_job_slot_has_its_own_user_so_a_fork_hog_does_not_starve_another_sandbox(
+    bubblewrap, tmp_path, package_view
+):
     root_only()
     from sudoku_course.teaching.grading import sandbox as sandboxes
 
-    limits = Limits()
+    limits = GradingSettings()
     runners = {}
     for slot, body in ((0, HOG), (1, "def box_index(row, col, box_size=3):\n    return 0")):
         sandboxes._slot = slot
@@ -316,7 +408,7 @@ def test_each_job_slot_has_its_own_user_so_a_fork_hog_does_not_starve_another_sa
         cells_file = folder / "submission.json"
         cells = [CodeCell(0, "probe", (), textwrap.dedent(body))]
         cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
-        sandbox = Sandbox(limits=limits)
+        sandbox = Sandbox(package=package_view, settings=limits)
         sandbox.own_scratch(cells_file)
         steps = [["setup"], *(["chunk", j] for j in range(len(definitions(cells)))), ["case", "box_index", 0, 30]]
         runners[slot] = (sandbox.start(cells_file, {"seed": None, "steps": steps}, folder / "log"), len(steps))
@@ -332,11 +424,11 @@ def test_each_job_slot_has_its_own_user_so_a_fork_hog_does_not_starve_another_sa
     assert sandboxes.sandbox_uid() == UID_BASE
 
 
-def test_a_sandbox_has_its_own_cgroup_bounding_its_processes_and_memory(bubblewrap, tmp_path):
+def test_a_sandbox_has_its_own_cgroup_bounding_its_processes_and_memory(bubblewrap, tmp_path, package_view):
     root_only()
     from sudoku_course.teaching.grading.sandbox import cgroups, remove_cgroups
 
-    limits = Limits(memory_mb=600)
+    limits = GradingSettings(memory_mb=600)
     remove_cgroups(os.getpid())  # fresh groups: none left over by an earlier test of this worker
     groups = cgroups(limits)
     if not groups:
@@ -356,7 +448,7 @@ def test_a_sandbox_has_its_own_cgroup_bounding_its_processes_and_memory(bubblewr
                 children.append(pid)
             return sorted(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children)
         """,
-        Sandbox(limits=limits),
+        Sandbox(package=package_view, settings=limits),
         tmp_path,
     )[-1]
     assert any((group / "pids.max").read_text().strip() == str(limits.processes) for group in groups)
@@ -365,7 +457,7 @@ def test_a_sandbox_has_its_own_cgroup_bounding_its_processes_and_memory(bubblewr
     assert killed, outcome  # the kernel killed a child, or the case: the sandbox as a whole is bounded
 
 
-def test_scratch_copies_are_private_even_when_tmpdir_is_not_tmp(bubblewrap, tmp_path, monkeypatch):
+def test_scratch_copies_are_private_even_when_tmpdir_is_not_tmp(bubblewrap, tmp_path, monkeypatch, package_view):
     import tempfile
 
     elsewhere = tmp_path / "var-tmp"
@@ -378,34 +470,34 @@ def test_scratch_copies_are_private_even_when_tmpdir_is_not_tmp(bubblewrap, tmp_
         def box_index(row, col, box_size=3):
             return [open(path).read() for path in glob.glob({str(elsewhere)!r} + "/*/submission.json")]
         """,
-        Sandbox(),
+        Sandbox(package=package_view),
         tmp_path,
     )
     assert found == []
     scratch = Path(tempfile.mkdtemp())
     cells_file = scratch / "submission.json"
     cells_file.write_text("[]", encoding="utf-8")
-    Sandbox().own_scratch(scratch, cells_file)
+    Sandbox(package=package_view).own_scratch(scratch, cells_file)
     assert (scratch.stat().st_mode & 0o777, cells_file.stat().st_mode & 0o777) == (0o700, 0o600)
     if os.geteuid() == 0:
         assert cells_file.stat().st_uid == UID_BASE
 
 
 # ------------------------------------------------------------ the grader stays bounded
-def grade_demo(source: str, limits: Limits, settings: Settings):
-    from sudoku_course.teaching.grading.judging import grade_cells
+def grade_demo(source: str, settings: GradingSettings):
+    from sudoku_course.teaching.grading import grade_notebook
+    from sudoku_course.teaching.grading.plan import GradingPlan, Task
 
     cells = [CodeCell(0, "exercise-1", (), textwrap.dedent(source))]
-    return grade_cells(
-        "demo", "00-environnement", cells, ["box_index"], None, Sandbox(enabled=False, limits=limits), settings
-    )
+    task = Task("demo", "00-environnement", cells, ["box_index"], None)
+    return grade_notebook(task, GradingPlan(Sandbox(enabled=False, settings=settings)))
 
 
 def test_answers_too_large_are_refused_per_case_and_per_notebook():
     big = "def box_index(row, col, box_size=3):\n    return [0] * 600_000\n"  # 1.8 MB of JSON per answer
-    (item,) = grade_demo(big, Limits(answer_mb=1, output_mb=64), Settings()).exercises
+    (item,) = grade_demo(big, GradingSettings(answer_mb=1, output_mb=64)).exercises
     assert {case.detail for case in item.cases} == {"le calcul a été arrêté : réponse de plus de 1 Mo"}
-    (item,) = grade_demo(big, Limits(answer_mb=2, output_mb=5), Settings()).exercises
+    (item,) = grade_demo(big, GradingSettings(answer_mb=2, output_mb=5)).exercises
     details = [case.detail for case in item.cases]
     assert details[:2] == ["la fonction doit renvoyer un entier, pas une liste"] * 2  # two answers fit in 5 MB
     assert details[2] == "le calcul a été arrêté : réponses de plus de 5 Mo en tout pour ce notebook"
@@ -425,7 +517,7 @@ def test_definitions_are_bounded_in_total_across_restarts():
         os.kill(os.getppid(), 9)  # kills the runner: every case restarts it, loading the definitions again
     """
     started = time.monotonic()
-    result = grade_demo(slow, Limits(), Settings(definition_limit=5, definitions_total=8))
+    result = grade_demo(slow, GradingSettings(definition_limit=5, definitions_total=8))
     assert time.monotonic() - started < 40
     assert any("les définitions ont pris plus de 8 s en tout" in note for note in result.notes)
     assert result.status == "timeout"

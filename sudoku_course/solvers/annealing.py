@@ -819,11 +819,14 @@ class SpaceAnnealing(Solver):
     temperature a chain of `chain_length` moves, each accepted by the
     Metropolis rule (always if it does not raise the cost, otherwise with
     probability exp(-delta / T)). One temperature is one iteration of the run.
-    With chain_length = 40 and max_iterations = 200 a run costs the same 8,000
-    evaluations as a population of 40 over 200 generations.
+    A run spends at most chain_length x max_iterations evaluations, its first state
+    included (so the last chain is one move short): with chain_length = 40 and
+    max_iterations = 200, the same 8,000 evaluations as a population of 40 over
+    200 generations.
 
     Unlike the course's annealer (lesson 02), nothing here knows the space: no
-    incremental delta, so any representation can be plugged in.
+    incremental delta, so any representation can be plugged in. The defaults are
+    the cross-study's values (`crossstudy.ENGINES`).
     """
 
     name = "space-annealing"
@@ -832,7 +835,7 @@ class SpaceAnnealing(Solver):
         self,
         space: str = "rows",
         t0: float = 1.0,
-        t_min: float = 0.05,
+        t_min: float = 0.1,
         chain_length: int = 40,
         max_iterations: int = 200,
     ) -> None:
@@ -856,6 +859,7 @@ class SpaceAnnealing(Solver):
         return self.t0 * (self.t_min / self.t0) ** (step / (self.max_iterations - 1))
 
     def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
+        run.cap(self.chain_length * self.max_iterations)
         space = space_class(self.space)(puzzle)
         cost = CountedObjective(space, run)
         current = space.random(rng)

@@ -13,6 +13,8 @@
 - `MealpyPSO` ("mealpy-pso"): mealpy's canonical velocity PSO on a continuous
   encoding (`ContinuousSpace`, decoded by rounding, or `RandomKeySpace`,
   decoded by ranking keys within each row).
+- `SpacePSO` ("space-pso"): the cross-study's PSO (lesson 04), one engine for
+  every search space: the recurrence written with the space's velocity algebra.
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ import numpy as np
 from ..cost import ConflictTable, conflicts, conflicts_of_many
 from ..grid import SudokuGrid
 from ..propagation import propagated_candidates
-from ..spaces import CONTINUOUS_SPACES, BoxPermutationSpace, RowPermutationSpace, space_class
-from .base import RunLedger, Solver
+from ..spaces import CONTINUOUS_SPACES, BoxPermutationSpace, RowPermutationSpace, Space, space_class
+from .base import CountedObjective, RunLedger, Solver
 from .local_search import free_cell_groups, hill_climb
 from .mealpy_adapter import run_mealpy
 
@@ -684,3 +686,120 @@ class MealpyPSO(Solver):
             "w": self.inertia,
         }
         return run_mealpy(OriginalPSO, params, space_class(self.space)(puzzle), run, rng)
+
+
+# ======================================================================================
+# The cross-study's PSO: one engine for every space
+# ======================================================================================
+@dataclass
+class SpaceParticle:
+    """A particle of SpacePSO: a candidate of the space, its velocity, and the best candidate it has seen."""
+
+    position: np.ndarray
+    cost: int
+    velocity: np.ndarray  # a velocity of the space (`spaces.Velocity`)
+    best: np.ndarray = field(init=False)
+    best_cost: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.best, self.best_cost = self.position, self.cost
+
+
+class SpacePSO(Solver):
+    """The PSO recurrence over any search space: the cross-study's PSO engine.
+
+    The algorithm fixes the recurrence, its coefficients and how bests are kept; the space supplies the
+    velocity algebra.
+
+    Lesson 04 (un moteur par algorithme).
+
+    Each particle has a position x (a candidate of the space), a velocity v and its best position p; g is
+    the swarm's best (gbest topology). Per iteration t, each particle in turn, with r1 and r2 uniform in
+    [0, 1) drawn for that particle:
+
+        v <- clamp(w(t) * v  +  (c1 r1) * (p - x)  +  (c2 r2) * (g - x))
+        x <- x + v
+
+    where -, *, + and clamp are the space's `difference`, `scale`, `add` and `clamp`, and x + v its `move`:
+    real vectors in the cell and real spaces (the velocity cut to a share of each coordinate's range),
+    sequences of swaps in a permutation space (lesson 03's swap PSO). The inertia w(t) falls linearly from
+    `inertia_start` to `inertia_end` over max_iterations. Velocities start at zero (the difference of a
+    position with itself). A particle's best is replaced by its new position when that is not worse, and
+    the swarm's best by a particle's best when that is not worse, so bests can drift along plateaus.
+
+    The first swarm costs `population_size` evaluations and each iteration as many; a run spends at most
+    population_size x max_iterations evaluations, fewer if it solves the puzzle or is given a smaller
+    budget. The first swarm is iteration 1. The defaults are the cross-study's values (`crossstudy.ENGINES`).
+    """
+
+    name = "space-pso"
+
+    def __init__(
+        self,
+        space: str = "rows",
+        population_size: int = 40,
+        max_iterations: int = 200,
+        inertia_start: float = 0.9,
+        inertia_end: float = 0.4,
+        c1: float = 2.0,
+        c2: float = 2.0,
+    ) -> None:
+        space_class(space)
+        if population_size < 1 or max_iterations < 1:
+            raise ValueError(
+                f"population_size and max_iterations must be at least 1, got {population_size}, {max_iterations}"
+            )
+        if min(c1, c2, inertia_start, inertia_end) < 0:
+            raise ValueError("c1, c2, inertia_start and inertia_end must be >= 0")
+        self.space = space
+        self.population_size = population_size
+        self.max_iterations = max_iterations
+        self.inertia_start = inertia_start
+        self.inertia_end = inertia_end
+        self.c1 = c1
+        self.c2 = c2
+
+    def inertia(self, iteration: int) -> float:
+        """w(t): inertia_start at iteration 1, inertia_end at iteration max_iterations."""
+        if self.max_iterations == 1:
+            return self.inertia_start
+        share = (iteration - 1) / (self.max_iterations - 1)
+        return self.inertia_start + (self.inertia_end - self.inertia_start) * share
+
+    def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
+        run.cap(self.population_size * self.max_iterations)
+        space = space_class(self.space)(puzzle)
+        cost = CountedObjective(space, run)
+        swarm: list[SpaceParticle] = []
+        for _ in range(self.population_size):
+            if run.exhausted() or cost.best_cost == 0:
+                break
+            position = space.random(rng)
+            swarm.append(SpaceParticle(position, int(cost(position)), space.difference(position, position, rng)))
+        best = min(swarm, key=lambda particle: particle.best_cost).best
+        iteration = 1
+        while not run.record(cost.best_cost):
+            iteration += 1
+            for particle in swarm:
+                if run.exhausted() or cost.best_cost == 0:
+                    break
+                self.move(space, particle, best, self.inertia(iteration), rng)
+                particle.cost = int(cost(particle.position))
+                if particle.cost <= particle.best_cost:
+                    particle.best, particle.best_cost = particle.position, particle.cost
+                if particle.best_cost <= cost.best_cost:
+                    best = particle.best
+        return cost.best_grid
+
+    def move(
+        self, space: Space, particle: SpaceParticle, best: np.ndarray, inertia: float, rng: np.random.Generator
+    ) -> None:
+        """One step of the recurrence: the particle's new velocity, then its new position."""
+        towards_own_best = space.difference(particle.best, particle.position, rng)
+        towards_swarm_best = space.difference(best, particle.position, rng)
+        velocity = space.add(
+            space.add(space.scale(inertia, particle.velocity), space.scale(self.c1 * rng.random(), towards_own_best)),
+            space.scale(self.c2 * rng.random(), towards_swarm_best),
+        )
+        particle.velocity = space.clamp(velocity)
+        particle.position = space.move(particle.position, particle.velocity)

@@ -56,7 +56,7 @@ WIDGET_MIMETYPE = "application/vnd.jupyter.widget-view+json"
 
 
 @dataclass
-class NotebookRun:
+class NotebookExecution:
     """Outcome of executing one notebook."""
 
     path: Path
@@ -231,7 +231,7 @@ def _describe(error: Exception) -> str:
     return f"{type(error).__name__}: {error}"
 
 
-def execute_notebook(path: Path, *, write: bool = True, timeout: float | None = None) -> NotebookRun:
+def execute_notebook(path: Path, *, write: bool = True, timeout: float | None = None) -> NotebookExecution:
     """Execute one notebook with papermill; normalise and write it back if ok.
 
     The kernel starts in the notebook's folder with PYTHONHASHSEED=0 and progress
@@ -257,13 +257,15 @@ def execute_notebook(path: Path, *, write: bool = True, timeout: float | None = 
                 execution_timeout=timeout,
             )
         except Exception as error:  # any failure keeps the committed notebook as it was
-            return NotebookRun(path, False, time.perf_counter() - start, _describe(error))
+            return NotebookExecution(path, False, time.perf_counter() - start, _describe(error))
         if write:
             write_notebook(normalise(nbformat.read(output, as_version=4)), path)
-    return NotebookRun(path, True, time.perf_counter() - start)
+    return NotebookExecution(path, True, time.perf_counter() - start)
 
 
-def run_notebooks(paths: Sequence[Path], *, write: bool = True, timeout: float | None = None) -> list[NotebookRun]:
+def run_notebooks(
+    paths: Sequence[Path], *, write: bool = True, timeout: float | None = None
+) -> list[NotebookExecution]:
     """Execute the notebooks in order, printing each one's status and duration."""
     runs = []
     for path in paths:

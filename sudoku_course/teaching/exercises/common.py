@@ -1,35 +1,22 @@
-"""Building blocks shared by the lesson modules of the registry: calls, comparisons, judges, puzzles.
+"""Building blocks shared by the lessons' cases: calls, probes, comparisons, judges, puzzles.
 
 - `calling(*args, **kwargs)` builds a `Case.call` that passes deep copies of
-  the arguments to the student's (first) function and returns its plain result.
-- `as_data(value)` and `unchanged(after, *inputs)`: a call that must leave
-  its inputs alone returns them as plain data after the student's function
-  ran, and the judge (in the grader) compares them with its own inputs.
+  the arguments to the student's (first) function and returns its plain result;
+  it knows its inputs (`described`), shown with an « erreur » verdict.
+- Probes, written once for every lesson:
+  - input unchanged: a call that must leave its inputs alone returns them as
+    data after the student's function ran (`as_data`), and the judge, in the
+    grader, compares them with its own inputs (`unchanged`);
+  - generator discipline: `seed_global_generators` seeds numpy's and Python's
+    global generators before a run, so that two runs with the same generator
+    and other global seeds show whether the function draws from it alone;
+  - `box_of(row, col, box_size)`: the box holding a cell.
 - `close(output, reference)` is the one tolerance comparison of the course
   (numbers, and lists and dicts of them, equal up to rounding errors);
   `same_word(output, reference)` compares words ignoring accents, case and
   surrounding spaces.
 - `integer`, `boolean`, `number`, `numbers` are judges of the output's type.
 - `french(x)` writes a number the French way for a verdict (« 0,5 »).
-
-Adding an exercise to a lesson module (see `lesson02` for examples):
-1. write the reference function(s) in the module;
-2. write `make_cases(seed)`: fixed public cases for seed None, cases drawn
-   from `numpy.random.default_rng(seed)` otherwise (deterministic). Each
-   `Case` has a French label, a `call` (usually `calling(*args)`, or a
-   closure that calls the student's functions several times and returns
-   plain data such as the input before and after), a `judge` of properties
-   built from the case's inputs and the output only, and, when a reference
-   comparison is needed, `agree=close` (or `same_word`) with a fixed
-   `disagree` sentence;
-3. `register(Exercise(name, lesson, functions, references, make_cases,
-   time_limit, answers, level, minutes))`;
-4. in the solution notebook, a check cell tagged `check`:
-   `from sudoku_course.teaching.checks import check` then
-   `check("name", function)`; cells using the function afterwards go
-   through `teaching.experiments.experiment`;
-5. in tests/test_exercises_lessonNN.py, the reference passes (`passes`) and
-   at least three plausible wrong answers fail (`fails_without_leak`).
 """
 
 from __future__ import annotations
@@ -39,11 +26,12 @@ import math
 import random
 import unicodedata
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ...grid import SudokuGrid
+from ...grid import SudokuGrid, layout
 from . import Plain, plain
 
 TEMOIN = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
@@ -54,15 +42,59 @@ ABSOLUTE_TOLERANCE = 1e-12
 
 
 # ------------------------------------------------------------------ calls
-def calling(*args: Any, **kwargs: Any) -> Callable[..., Plain]:
+@dataclass(frozen=True)
+class Calling:
+    """A Case.call: the first student function on deep copies of args and kwargs, its result as plain data;
+    it knows its inputs, which a Case shows with an « erreur » verdict."""
+
+    args: tuple
+    kwargs: dict
+
+    def __call__(self, function: Callable, *others: Callable) -> Plain:
+        return plain(function(*copy.deepcopy(self.args), **copy.deepcopy(self.kwargs)))
+
+    @property
+    def inputs(self) -> str:
+        """The arguments, as a French text: « (0,5 ; [1 ; 2] ; budget = 200) »."""
+        shown = [described(value) for value in self.args]
+        shown += [f"{name} = {described(value)}" for name, value in self.kwargs.items()]
+        return f"({' ; '.join(shown)})"
+
+
+def calling(*args: Any, **kwargs: Any) -> Calling:
     """A Case.call: the first student function on deep copies of args and kwargs, its result as plain data."""
-
-    def call(function: Callable, *others: Callable) -> Plain:
-        return plain(function(*copy.deepcopy(args), **copy.deepcopy(kwargs)))
-
-    return call
+    return Calling(args, kwargs)
 
 
+def described(value: Any, items: int = 6) -> str:
+    """A short French text for an input of a case: numbers the French way, lists cut after `items` values,
+    grids and tables by their size."""
+    if isinstance(value, SudokuGrid):
+        return f"une grille {value.size} × {value.size}"
+    if isinstance(value, np.ndarray) and (value.ndim > 1 or value.size > items):
+        return f"un tableau de forme {' × '.join(map(str, value.shape))}"
+    if isinstance(value, (np.ndarray, list, tuple, range)):
+        values = list(np.asarray(value).tolist() if isinstance(value, np.ndarray) else value)
+        more = " ; …" if len(values) > items else ""
+        return "[" + " ; ".join(described(item, items) for item in values[:items]) + more + "]"
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (int, float, np.number)):
+        return french(value)
+    if isinstance(value, str):
+        return f"« {value} »"
+    return type(value).__name__
+
+
+def case_rng(seed: int | None, salt: int) -> np.random.Generator:
+    """The generator that draws one exercise's cases: fixed for the public cases (seed None), else from the seed.
+
+    `salt` tells the exercises of a lesson apart, so that two of them never draw the same cases.
+    """
+    return np.random.default_rng(salt if seed is None else [salt, seed])
+
+
+# ------------------------------------------------------------ probes
 def as_data(value: Any) -> Plain:
     """An input of a call as plain data, to compare what a call left of it with what it was: a grid's
     cells and givens, an array's values, anything else as `plain` gives it.
@@ -73,20 +105,23 @@ def as_data(value: Any) -> Plain:
     """
     if isinstance(value, SudokuGrid):
         return {"cells": plain(value.cells), "givens": plain(value.givens)}
+    if hasattr(value, "columns") and hasattr(value, "to_numpy"):  # a pandas table, without importing pandas
+        return {
+            "index": plain(list(value.index)),
+            "columns": plain(list(value.columns)),
+            "values": plain(value.to_numpy()),
+        }
     return plain(value)
 
 
+def inputs_after(*copies: Any) -> Plain:
+    """What a call returns of its copies of the inputs once the student's function ran, for `unchanged`."""
+    return [as_data(value) for value in copies]
+
+
 def unchanged(after: Plain, *inputs: Any) -> bool:
-    """True if `after` (the call's `as_data` of its copies of the inputs) is `as_data` of `inputs`."""
-    return after == [as_data(value) for value in inputs]
-
-
-def case_rng(seed: int | None, salt: int) -> np.random.Generator:
-    """The generator that draws one exercise's cases: fixed for the public cases (seed None), else from the seed.
-
-    `salt` tells the exercises of a lesson apart, so that two of them never draw the same cases.
-    """
-    return np.random.default_rng(salt if seed is None else [salt, seed])
+    """True if `after` (the call's `inputs_after` of its copies of the inputs) is `as_data` of `inputs`."""
+    return after == inputs_after(*inputs)
 
 
 def seed_global_generators(seed: int) -> None:
@@ -98,6 +133,11 @@ def seed_global_generators(seed: int) -> None:
     """
     np.random.seed(seed)
     random.seed(seed)
+
+
+def box_of(row: int, col: int, box_size: int) -> int:
+    """The number of the box holding (row, col), boxes numbered row by row (the grid's own layout)."""
+    return layout(box_size).box_of(row, col)
 
 
 # ------------------------------------------------------------ comparisons

@@ -15,6 +15,9 @@ notebooks named as in `solutions/`.
   without cell ids): only its code cells matter, found by position.
 - Masters (the solution notebooks) are read and hashed once, before any
   submission runs.
+
+Steps 1 and 2 of the grading pipeline: `read_class` (the folders, the lessons
+handed in that the registry grades) and `read_masters` (hash masters).
 """
 
 from __future__ import annotations
@@ -22,13 +25,19 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..exercises import lesson_exercises
 from .program import CodeCell, code_cells
 
 MAX_NOTEBOOK_BYTES = 20 * (1 << 20)
 NOTEBOOK_SUFFIX = ".ipynb"
+
+
+class GradingError(RuntimeError):
+    """The grading cannot start: no solutions, no sandbox, a registry that its solutions do not pass."""
 
 
 class Rejected(ValueError):
@@ -171,3 +180,39 @@ def read_master(path: Path) -> Master:
 def sha256(path: Path) -> str:
     """The SHA-256 of a file's content."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# ------------------------------------------------------------ the read step and the hash-masters step
+def read_class(submissions_dir: Path, master_dir: Path, say: Callable[[str], None]) -> tuple[list[Student], list[Path]]:
+    """The student folders, and the solution notebooks of the lessons handed in that the registry grades."""
+    masters = sorted(master_dir.glob("*.ipynb"))
+    if not masters:
+        raise GradingError(f"no solution notebook in {master_dir}")
+    if not submissions_dir.is_dir():
+        raise GradingError(f"{submissions_dir} is not a folder")
+    students, ignored = find_students(submissions_dir, [path.stem for path in masters])
+    for name in ignored:
+        say(f"ignored {printable(str(submissions_dir / name))}: expected {submissions_dir}/<student>/<NN-name>.ipynb")
+    handed_in = {lesson for student in students for lesson in student.notebooks}
+    chosen = []
+    for path in masters:
+        if path.stem not in handed_in:
+            continue
+        if not lesson_exercises(path.stem):
+            say(f"{path.name}: no exercise of this lesson in the registry, not graded")
+            continue
+        chosen.append(path)
+    if not chosen:
+        raise GradingError(f"no submission in {submissions_dir} matches a graded notebook of {master_dir}")
+    return students, chosen
+
+
+def read_masters(paths: list[Path], say: Callable[[str], None]) -> list[Master]:
+    """The solution notebooks, read and hashed once (their SHA-256 said on the console)."""
+    try:
+        masters = [read_master(path) for path in paths]
+    except Unreadable as error:
+        raise GradingError(str(error)) from None
+    for master in masters:
+        say(f"master {master.path.name}: sha256 {master.sha256}")
+    return masters

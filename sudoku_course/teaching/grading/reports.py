@@ -19,6 +19,8 @@ when the instructor opens the file in a spreadsheet).
   points, each case passed or failed with the property that broke. Verdicts
   are built from the case's input and the student's output only, so a page
   never shows a hidden expected value, and it holds nobody else's data.
+- grading-report.txt: the console report (`Console`): the limits of the run,
+  the solutions' SHA-256, one line per notebook, warnings.
 """
 
 from __future__ import annotations
@@ -30,18 +32,63 @@ import os
 import tempfile
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..checks import COLOURS, NOT_DONE, SYMBOLS
+from ..exercises import lesson_exercises
 from ..exercises.common import french
-from .judging import CRASHED, FLAGGED, INVALID, MISSING, REJECTED, TIMED_OUT, ExerciseResult, NotebookResult
-from .judging import NOT_DONE as NOT_DONE_STATUS
-from .reading import printable
+from .reading import Master, Student, printable, sha256
+from .results import CRASHED, FLAGGED, INVALID, MISSING, OK, REJECTED, TIMED_OUT, ExerciseResult, NotebookResult
+from .results import NOT_DONE as NOT_DONE_STATUS
 from .scan import TOO_LARGE
 
 GRADE_COLUMNS = ("student", "notebook", "exercise", "passed", "total", "points", "max_points", "status")
 
 
+# ------------------------------------------------------------ where grading writes, and the console report
+@dataclass
+class Outputs:
+    """Where grading writes."""
+
+    grades: Path
+    gradebook: Path
+    feedback: Path
+    report: Path
+
+    @classmethod
+    def beside(cls, grades: Path, gradebook: Path | None = None, feedback: Path | None = None) -> Outputs:
+        folder = grades.parent
+        return cls(
+            grades,
+            gradebook or folder / "gradebook.csv",
+            feedback or folder / "feedback",
+            folder / "grading-report.txt",
+        )
+
+    def folders(self) -> list[Path]:
+        return [self.grades.parent, self.gradebook.parent, self.feedback]
+
+
+@dataclass
+class Console:
+    """The console report, kept for grading-report.txt."""
+
+    lines: list[str] = field(default_factory=list)
+
+    def __call__(self, line: str) -> None:
+        from tqdm import tqdm  # write() keeps a progress bar below the lines
+
+        line = line.encode("utf-8", "backslashreplace").decode("utf-8")  # never a character the console refuses
+        self.lines.append(line)
+        tqdm.write(line)
+
+    def save(self, path: Path) -> None:
+        """Write the report so far to `path` (grading-report.txt)."""
+        write_atomically(path, "\n".join(self.lines) + "\n")
+
+
+# ------------------------------------------------------------ files
 def _fallback(path: Path) -> Path:
     return path.with_name(f"{path.stem}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}{path.suffix}")
 
@@ -245,3 +292,47 @@ def write_feedback(results: Sequence[NotebookResult], folder: Path) -> list[Path
         own = safe_folder(folder / result.student)
         written.append(write_atomically(own / f"{result.lesson}.html", feedback_html(result)))
     return written
+
+
+# ------------------------------------------------------------ the console lines and the reports step
+def flag_reason(item: ExerciseResult) -> str:
+    """Why an exercise is flagged, for the instructor: « box_index uses sudoku_course.grid.Layout.box_of »."""
+    reasons = []
+    if item.answers_used:
+        reasons.append(f"uses {', '.join(item.answers_used)}")
+    if item.dynamic:
+        reasons.append(f"uses dynamic code ({', '.join(item.dynamic)}): to review")
+    return f"{item.name} {'; '.join(reasons)}"
+
+
+def notebook_line(result: NotebookResult) -> str:
+    """The console line of one graded notebook."""
+    points = f"{result.points:g}/{result.max_points:g} points"
+    line = f"{printable(result.student)}/{result.lesson}.ipynb: {result.status}, {points}"
+    flagged = [flag_reason(item) for item in result.exercises if item.status == FLAGGED]
+    if flagged:
+        line += "; flagged: " + "; ".join(flagged)
+    if result.problem:
+        line += f" ({result.problem})"
+    return line
+
+
+def write_reports(
+    results: list[NotebookResult], masters: list[Master], students: list[Student], outputs: Outputs, say: Console
+) -> None:
+    """The reports step: grades.csv, gradebook.csv, the feedback pages, then the end of the console report."""
+    exercises = [item.name for master in masters for item in lesson_exercises(master.lesson)]
+    unknown = {student.name: student.unknown for student in students if student.unknown}
+    for student in students:
+        if printable(student.name) != student.name:
+            say(f"{printable(student.name)}: the folder name is not printable UTF-8 text; shown escaped")
+    for student, names in unknown.items():
+        say(f"{printable(student)}: unknown file(s) {', '.join(map(printable, names))} (no lesson has that name)")
+    grades, book = write_tables(results, exercises, unknown, outputs.grades, outputs.gradebook)
+    pages = write_feedback(results, outputs.feedback)
+    say(f"{len(results)} notebook(s) graded: {grades}, {book}, {len(pages)} feedback page(s) in {outputs.feedback}")
+    changed = [master.path for master in masters if sha256(master.path) != master.sha256]
+    if changed:
+        say(f"WARNING: solution notebook(s) changed during grading: {', '.join(map(str, changed))}")
+    ok = sum(result.status == OK for result in results)
+    say(f"{ok} notebook(s) ran without a timeout or a crash")

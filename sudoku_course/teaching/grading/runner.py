@@ -3,20 +3,22 @@
 `python -m sudoku_course.teaching.grading.runner` reads one request (JSON) on
 its standard input:
 
-    {"cells": "/tmp/submission.json", "seed": 1234, "steps": [["setup"], ["chunk", 0], ...,
-     ["cells", "verdicts"], ["case", "box_index", 0, 4.0], ...]}
+    {"cells": "/tmp/submission.json", "seed": 1234, "prepared": {"percentile_interval": [...]},
+     "steps": [["setup"], ["chunk", 0], ..., ["cells", "verdicts"], ["case", "box_index", 0, 4.0], ...]}
 
 `cells` is the scratch copy of the submission's code cells (see
 `program.CodeCell`), `seed` the student's seed for the hidden cases (null:
-the public cases). Then it silences the standard streams (what the student's
+the public cases), `prepared` the data of the exercises whose cases need
+what only a reference makes (`Exercise.prepare`: the references are not in
+the sandbox's copy of the package). Then it silences the standard streams (what the student's
 code prints is dropped) and runs the steps in order, writing one JSON line
 per step on the original standard output: `{"step": k, "kind": "value",
 "value": ...}`, or `{"step": k, "kind": "error", "error": "TypeName",
 "message": "..."}` (also "timeout" and "crash" for a case).
 
 - `setup`: read the cells, build the cases of every exercise the request names
-  and keep only their calls; then forget the seed (popped from the request)
-  and the references (`forget_references`), before any student code runs;
+  and keep only their calls; then forget the seed (popped from the request),
+  before any student code runs;
 - `chunk j`: run the j-th definition of the submission (`program.definitions`);
 - `cells name`: run the cells of a value exercise (`program.value_cells`);
 - `case name i limit`: call case i of the exercise on the functions (or
@@ -33,7 +35,6 @@ step, kills this process when a step is late, and judges the outputs.
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import sys
@@ -41,8 +42,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .. import exercises
-from ..exercises import REGISTRY, exercise
+from ..exercises import exercise
 from ..isolation import ERROR, VALUE, Outcome, run_call, run_here
 from .program import COMPILE_FLAGS, CodeCell, definitions, parse, value_cells
 
@@ -62,17 +62,16 @@ class Runner:
 
     def setup(self) -> None:
         """Read the cells, keep what the steps need (the cases' calls only, not their judges), then forget the
-        seed and the references before any student code runs."""
+        seed before any student code runs."""
         data = json.loads(Path(self.request["cells"]).read_text(encoding="utf-8"))
         cells = [CodeCell.from_dict(cell) for cell in data]
         self.chunks = definitions(cells)
+        seed, prepared = self.request.pop("seed", None), self.request.get("prepared", {})
         for name in dict.fromkeys(step[1] for step in self.request["steps"] if step[0] in ("case", "cells")):
             item = exercise(name)
             self.functions[name] = item.functions
             self.value_cells[name] = value_cells(cells, item)
-            self.calls[name] = [case.call for case in item.cases(self.request.get("seed"))]
-        self.request.pop("seed", None)
-        forget_references()
+            self.calls[name] = [case.call for case in item.cases(seed, prepared.get(name))]
 
     def run_chunk(self, index: int) -> None:
         exec(self.chunks[index].code(), self.namespace)
@@ -98,21 +97,6 @@ class Runner:
             return run_call(lambda: self.call_case(name, index), limit)
         action: Callable[..., Any] = {"setup": self.setup, "chunk": self.run_chunk, "cells": self.run_cells}[kind]
         return run_here(lambda: action(*arguments))
-
-
-def forget_references() -> None:
-    """Make the references unreachable from the student's code: the registry is emptied and every name bound
-    to a reference in the lesson modules is deleted (the cases' calls never use them; judges, which may, run
-    in the grader). What stays reachable is the package's own code, which the answers scan watches."""
-    references = {id(ref): ref for item in REGISTRY.values() for ref in item.references if callable(ref)}
-    for name, module in list(sys.modules.items()):
-        if name.startswith(f"{exercises.__name__}.") or name == exercises.__name__:
-            namespace = vars(module)
-            for key in [key for key, value in namespace.items() if id(value) in references]:
-                del namespace[key]
-    REGISTRY.clear()
-    references.clear()
-    gc.collect()
 
 
 def message(index: int, outcome: Outcome) -> bytes:

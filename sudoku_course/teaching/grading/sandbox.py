@@ -6,7 +6,9 @@ On Linux the sandbox is bubblewrap (Debian package `bubblewrap`, command
 - the paths the grader hides (the course folder, the submissions, the
   solutions, the outputs, the secret, the grader's working and home
   folders): empty and read-only, with the Python environment and the
-  `sudoku_course` package put back read-only;
+  puzzle banks put back read-only;
+- the `sudoku_course` package as the grader's copy without the reference
+  answers (`view`), mounted read-only where the package is;
 - a fresh, size-limited `/tmp` holding the scratch copy of the submission's
   code cells (read-only) and a home folder for caches (numba, matplotlib);
 - its own PID, network, IPC, user and UTS namespaces: no network, no view of
@@ -15,15 +17,15 @@ On Linux the sandbox is bubblewrap (Debian package `bubblewrap`, command
   as root starts the runner as a user of its own per job slot
   (`UID_BASE` + slot, no account needed), so that the sandbox can read only
   what every user may read (not root's files, such as /etc/shadow), nor
-  another sandbox's scratch files, with at most `Limits.processes`
+  another sandbox's scratch files, with at most `GradingSettings.processes`
   processes of that user (a fork bomb's bound, one sandbox's only). Where
   the cgroup controllers are writable (root; v1 or v2), each slot also has
   its cgroup bounding the processes and the memory of the whole sandbox.
 
-Limits (inherited from the process that starts bubblewrap): address space
-(RLIMIT_AS), CPU seconds, size of any file written, no core dumps; the grader
-reads at most `Limits.answer_mb` per answer and `Limits.output_mb` per notebook
-(across restarts), refuses NaN and infinities, and kills the process when a
+Limits (`GradingSettings`, inherited from the process that starts bubblewrap):
+address space (RLIMIT_AS), CPU seconds, size of any file written, no core
+dumps; the grader reads at most `answer_mb` per answer and `output_mb` per
+notebook (across restarts), refuses NaN and infinities, and kills the process when a
 step is late. Without bubblewrap the grader refuses to run unless told
 `--no-sandbox`: then the runner is a plain child process with the same
 limits and a cleared environment, but it sees and can change every file the
@@ -50,10 +52,11 @@ from pathlib import Path
 
 import psutil
 
-import sudoku_course
 import sudoku_course.banks
 
 from ..isolation import CRASH, ERROR, TIMEOUT, VALUE, Outcome
+from .settings import GradingSettings
+from .view import package_folder
 
 TOOL = "bwrap"
 SCRATCH = Path("/tmp")
@@ -73,37 +76,21 @@ class SandboxUnavailable(RuntimeError):
     """bubblewrap is missing or does not work on this machine."""
 
 
-@dataclass(frozen=True)
-class Limits:
-    """Resource limits of one runner process."""
-
-    memory_mb: int = 2048
-    cpu_seconds: int = 900
-    file_size_mb: int = 64
-    scratch_mb: int = 256
-    output_mb: int = 32
-    """Answers one notebook may send in all, across restarts."""
-    answer_mb: int = 2
-    """One answer (one case, one step)."""
-    processes: int = 32
-    """Processes (threads count too) of the sandbox's own user, applied only when the grader runs as root;
-    also the cgroup's pids limit where cgroups are writable."""
-
-    def apply(self, as_root: bool, cgroups: tuple[Path, ...] = ()) -> None:
-        """Set the limits on this process and put it in the sandbox's cgroups (run in the child, before
-        bubblewrap or the runner starts)."""
-        for group in cgroups:
-            (group / "cgroup.procs").write_text(str(os.getpid()))
-        limits = [
-            (resource.RLIMIT_AS, self.memory_mb * MEGABYTE),
-            (resource.RLIMIT_CPU, self.cpu_seconds),
-            (resource.RLIMIT_FSIZE, self.file_size_mb * MEGABYTE),
-            (resource.RLIMIT_CORE, 0),
-        ]
-        if as_root:  # root is not bound by it; nobody, which the runner becomes, is
-            limits.append((resource.RLIMIT_NPROC, self.processes))
-        for limit, value in limits:
-            resource.setrlimit(limit, (value, value))
+def apply_limits(settings: GradingSettings, as_root: bool, cgroups: tuple[Path, ...] = ()) -> None:
+    """Set the resource limits of `settings` on this process and put it in the sandbox's cgroups (run in the
+    child, before bubblewrap or the runner starts)."""
+    for group in cgroups:
+        (group / "cgroup.procs").write_text(str(os.getpid()))
+    limits = [
+        (resource.RLIMIT_AS, settings.memory_mb * MEGABYTE),
+        (resource.RLIMIT_CPU, settings.cpu_seconds),
+        (resource.RLIMIT_FSIZE, settings.file_size_mb * MEGABYTE),
+        (resource.RLIMIT_CORE, 0),
+    ]
+    if as_root:  # root is not bound by it; the sandbox's own user, which the runner becomes, is
+        limits.append((resource.RLIMIT_NPROC, settings.processes))
+    for limit, value in limits:
+        resource.setrlimit(limit, (value, value))
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -111,16 +98,16 @@ def _inside(path: Path, folder: Path) -> bool:
 
 
 def kept_paths() -> tuple[Path, ...]:
-    """What the runner needs read-only even inside a hidden folder: the package, its puzzle banks (an editable
-    install maps `sudoku_course.banks` to the course's `puzzles/` folder) and the Python environment."""
-    package = Path(sudoku_course.__file__).resolve().parent
+    """What the runner needs read-only even inside a hidden folder: the package (seen as its copy without the
+    references), its puzzle banks (an editable install maps `sudoku_course.banks` to the course's `puzzles/`
+    folder) and the Python environment."""
     banks = [Path(p) for p in sudoku_course.banks.__path__]
-    return tuple(dict.fromkeys(Path(p).resolve() for p in (package, *banks, sys.prefix, sys.base_prefix)))
+    return tuple(dict.fromkeys(Path(p).resolve() for p in (package_folder(), *banks, sys.prefix, sys.base_prefix)))
 
 
 def course_folder() -> Path:
     """The folder holding the `sudoku_course` package (the course, for an editable install)."""
-    return Path(sudoku_course.__file__).resolve().parent.parent
+    return package_folder().parent
 
 
 # ------------------------------------------------------------ one user and one cgroup per job slot
@@ -148,7 +135,7 @@ def sandbox_uid() -> int:
     return UID_BASE + _slot
 
 
-def cgroups(limits: Limits) -> tuple[Path, ...]:
+def cgroups(settings: GradingSettings) -> tuple[Path, ...]:
     """This slot's cgroups (pids and memory limits), made where the controllers are writable; () otherwise.
 
     cgroup v1 (`/sys/fs/cgroup/pids`, `/sys/fs/cgroup/memory`) or v2 (`/sys/fs/cgroup/cgroup.controllers`).
@@ -158,13 +145,13 @@ def cgroups(limits: Limits) -> tuple[Path, ...]:
     name = f"sudoku-grading-{_run}-{_slot}"  # one per run and slot: two gradings at once never share one
     # (file, value, required) in the order written; an optional file may be missing (memsw: swap accounting off)
     if (CGROUP_ROOT / "cgroup.controllers").exists():  # v2: one folder for both controllers
-        writes = [("pids.max", limits.processes, True), ("memory.max", limits.memory_mb * MEGABYTE, False)]
+        writes = [("pids.max", settings.processes, True), ("memory.max", settings.memory_mb * MEGABYTE, False)]
         folders = {CGROUP_ROOT / name: writes}
     else:  # v1: memsw must stay >= the limit, so it is lifted first (the group may hold a smaller one already)
-        memory = limits.memory_mb * MEGABYTE
+        memory = settings.memory_mb * MEGABYTE
         swap = "memory.memsw.limit_in_bytes"
         folders = {
-            CGROUP_ROOT / "pids" / name: [("pids.max", limits.processes, True)],
+            CGROUP_ROOT / "pids" / name: [("pids.max", settings.processes, True)],
             CGROUP_ROOT / "memory" / name: [
                 (swap, -1, False),
                 ("memory.limit_in_bytes", memory, True),
@@ -213,7 +200,10 @@ class Sandbox:
 
     hidden: tuple[Path, ...] = ()
     enabled: bool = True
-    limits: Limits = field(default_factory=Limits)
+    settings: GradingSettings = field(default_factory=GradingSettings)
+    package: Path | None = None
+    """The copy of the package without the references (`view.package_view`) that bubblewrap shows in place of
+    the package; needed when `enabled`."""
 
     def environment(self, home: str) -> dict[str, str]:
         """The runner's whole environment: nothing of the grader's but a few harmless settings."""
@@ -245,7 +235,8 @@ class Sandbox:
         return sorted(hidden, key=lambda p: len(p.parts))
 
     def _hiding(self) -> list[str]:
-        """bubblewrap options hiding the hidden paths, putting the kept paths back, and making it all read-only."""
+        """bubblewrap options hiding the hidden paths, putting the kept paths back (the package as its copy
+        without the references, last, so that nothing mounts over it), and making it all read-only."""
         kept = kept_paths()
         hidden = self._hidden_paths(kept)
         folders = {p for p in hidden if p.is_dir()}
@@ -253,14 +244,15 @@ class Sandbox:
         inner = [p for p in hidden if p not in outer and any(_inside(p, k) for k in kept)]  # inside what comes back
         options = [option for path in outer for option in _hide(path, path in folders)]
         holders = [folder for folder in outer if folder in folders] + [SCRATCH]  # /tmp is a fresh tmpfs too
-        for path in kept:
+        package = package_folder()
+        for path in [*(path for path in kept if path != package), package]:
             holder = next((folder for folder in holders if _inside(path, folder)), None)
-            if holder is None:
+            if holder is None and path != package:
                 continue
             for parent in reversed(path.parents):  # folders that a root grader's runner (nobody) can walk through
-                if holder in parent.parents:
+                if holder is not None and holder in parent.parents:
                     options += ["--perms", "0755", "--dir", str(parent)]
-            options += ["--ro-bind", str(path), str(path)]
+            options += ["--ro-bind", str(self.package if path == package else path), str(path)]
         options += [option for path in inner for option in _hide(path, path in folders)]
         return options + [option for path in outer + inner if path in folders for option in ("--remount-ro", str(path))]
 
@@ -271,10 +263,12 @@ class Sandbox:
             home = cells_file.parent / "home"
             home.mkdir(exist_ok=True)
             return python, self.environment(str(home)), cells_file.parent
+        if self.package is None:
+            raise ValueError("a sandbox shows the package without its references: give it package_view()'s copy")
         namespaces, user = _namespaces_and_user()
         options = [TOOL, *namespaces, "--die-with-parent", "--new-session", "--clearenv"]
         options += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-        options += ["--perms", "1777", "--size", str(self.limits.scratch_mb * MEGABYTE), "--tmpfs", str(SCRATCH)]
+        options += ["--perms", "1777", "--size", str(self.settings.scratch_mb * MEGABYTE), "--tmpfs", str(SCRATCH)]
         options += self._hiding()
         options += ["--ro-bind", str(cells_file), INSIDE_CELLS, "--perms", "0777", "--dir", INSIDE_HOME]
         options += ["--chdir", "/tmp"]
@@ -288,7 +282,7 @@ class Sandbox:
 
     def _preexec(self):
         as_root = self.enabled and os.geteuid() == 0
-        return partial(self.limits.apply, as_root, cgroups(self.limits) if as_root else ())
+        return partial(apply_limits, self.settings, as_root, cgroups(self.settings) if as_root else ())
 
     def own_scratch(self, *paths: Path) -> None:
         """Give the scratch files to the slot's user, readable by it alone (0600; folders 0700)."""
@@ -299,7 +293,7 @@ class Sandbox:
 
     def start(self, cells_file: Path, request: dict, log: Path, sent: int = 0) -> RunnerProcess:
         """Start a runner on the scratch copy `cells_file` and send it `request`; `sent`: bytes that the
-        notebook's earlier runners sent (the notebook's allowance, `Limits.output_mb`, is shared)."""
+        notebook's earlier runners sent (the notebook's allowance, `output_mb`, is shared)."""
         command, environment, cwd = self.command(cells_file)
         with open(log, "ab") as errors:
             process = subprocess.Popen(
@@ -312,7 +306,7 @@ class Sandbox:
                 preexec_fn=self._preexec(),
                 start_new_session=True,
             )
-        runner = RunnerProcess(process, self.limits, sent)
+        runner = RunnerProcess(process, self.settings, sent)
         try:
             process.stdin.write(json.dumps({**request, "cells": self.cells_path(cells_file)}).encode())
             process.stdin.close()
@@ -364,12 +358,12 @@ def parse_message(line: bytes, step: int) -> Outcome | None:
 class RunnerProcess:
     """A started runner: one answer per step, each read within its own time limit and size limit."""
 
-    def __init__(self, process: subprocess.Popen, limits: Limits, sent: int = 0) -> None:
+    def __init__(self, process: subprocess.Popen, settings: GradingSettings, sent: int = 0) -> None:
         self.process = process
-        self.limits = limits
-        self.output_limit = limits.output_mb * MEGABYTE - sent
+        self.settings = settings
+        self.output_limit = settings.output_mb * MEGABYTE - sent
         """Bytes this runner may send in all (what the notebook's earlier runners left of its allowance)."""
-        self.answer_limit = limits.answer_mb * MEGABYTE
+        self.answer_limit = settings.answer_mb * MEGABYTE
         """Bytes one answer (one line) may take: a longer one is never parsed."""
         self.received = 0
         self.buffer = bytearray()
@@ -395,7 +389,7 @@ class RunnerProcess:
         while (end := self.buffer.find(b"\n", searched)) < 0:
             searched = len(self.buffer)
             if searched > self.answer_limit:
-                return Outcome(CRASH, message=f"réponse de plus de {self.limits.answer_mb} Mo")
+                return Outcome(CRASH, message=f"réponse de plus de {self.settings.answer_mb} Mo")
             if self.closed:
                 return Outcome(CRASH, error=str(self.process.wait()))
             remaining = deadline - time.monotonic()
@@ -412,11 +406,11 @@ class RunnerProcess:
             self.received += len(data)
             if self.received > self.output_limit:
                 return Outcome(
-                    CRASH, message=f"réponses de plus de {self.limits.output_mb} Mo en tout pour ce notebook"
+                    CRASH, message=f"réponses de plus de {self.settings.output_mb} Mo en tout pour ce notebook"
                 )
             self.buffer += data
         if end > self.answer_limit:
-            return Outcome(CRASH, message=f"réponse de plus de {self.limits.answer_mb} Mo")
+            return Outcome(CRASH, message=f"réponse de plus de {self.settings.answer_mb} Mo")
         line = bytes(self.buffer[:end])
         del self.buffer[: end + 1]
         return line

@@ -10,15 +10,15 @@ plus the value cells the registry names. The scan reports two things:
   object it names (only modules of `sudoku_course` and numpy are imported for
   that, and modules the grader has already imported: never student code), and
   every name or attribute chain of the exercise code is followed to its
-  object. An object that *is* an answer of the exercise (`Exercise.answers`,
-  or a reference of the registry), whatever path reached it (a re-export, a
-  private module, an alias), counts; so does any object of the teaching
-  package, and a method named like an answer (`grid.is_solved()`).
+  object. An object that *is* an answer of the exercise (`Exercise.answers`),
+  whatever path reached it (a re-export, a private module, an alias), counts;
+  so does any object of the teaching package, and a method named like an
+  answer (`grid.is_solved()`). The registry's references need no watching:
+  they are not in the sandbox's copy of the package (`view`).
 - **dynamic code**: `exec`, `eval`, `compile`, `__import__`, `importlib`,
   `sys.modules`, `gc`, `inspect`, `ctypes`, frame walking (`sys._getframe`,
   `__globals__`, `f_back`, `tb_frame`...), `getattr`/`setattr` with a name
-  that is not a literal, and the registry's internals (`REGISTRY`,
-  `references`). Honest answers never need them; they are the ways to reach
+  that is not a literal. Honest answers never need them; they are the ways to reach
   what a reading of the source cannot follow. Code that runs when the
   definitions are loaded (the parameters cell, class bodies, decorators,
   default values) counts for every exercise of the notebook.
@@ -74,7 +74,6 @@ DYNAMIC_ATTRIBUTES = frozenset(
         "methodcaller",
     }
 )
-INTERNALS = frozenset({"REGISTRY", "references"})
 NAMED_ACCESS = frozenset({"getattr", "setattr", "delattr", "hasattr"})
 COMPUTED_NAME = "getattr (nom calculé)"
 TOO_LARGE = "code trop volumineux pour être analysé"
@@ -160,19 +159,15 @@ class Answers:
 
 
 def answers_of(item: Exercise) -> Answers:
-    """The objects and names whose use gives no points for `item`: its answers and its references."""
-    dotted = [*item.answers, *(f"{ref.__module__}.{ref.__qualname__}" for ref in item.references if callable(ref))]
+    """The objects and names whose use gives no points for `item`: its answers (`Exercise.answers`)."""
     objects = {}
     for name in item.answers:
         value = resolve_dotted(name)
         if value is not None:
             objects[id(value)] = name
-    for ref in item.references:
-        if callable(ref):
-            objects[id(ref)] = f"{ref.__module__}.{ref.__qualname__}"
     methods = tuple(name.rpartition(".")[2] for name in item.answers if _is_method(name))
     words = tuple(name.rpartition(".")[2] for name in item.answers)
-    return Answers(objects, tuple(dict.fromkeys(dotted)), methods, words)
+    return Answers(objects, tuple(dict.fromkeys(item.answers)), methods, words)
 
 
 # ------------------------------------------------------------ reading each statement once
@@ -284,14 +279,14 @@ def _read(node: ast.AST, imports: _Imports, budget: _Budget) -> _Uses:
                 if path.partition(".")[0] in DYNAMIC_MODULES or path in ("sys.modules", "sys._getframe"):
                     uses.dynamic.add(path.partition(".")[0] if path.partition(".")[0] in DYNAMIC_MODULES else path)
             if isinstance(child, ast.ImportFrom):
-                uses.dynamic |= {a.name for a in child.names} & (DYNAMIC_ATTRIBUTES | DYNAMIC_NAMES | INTERNALS)
+                uses.dynamic |= {a.name for a in child.names} & (DYNAMIC_ATTRIBUTES | DYNAMIC_NAMES)
         elif isinstance(child, ast.Name):
             uses.names.add(child.id)
-            if child.id in DYNAMIC_NAMES or child.id in INTERNALS:
+            if child.id in DYNAMIC_NAMES:
                 uses.dynamic.add(child.id)
         elif isinstance(child, ast.Attribute):
             uses.attributes.add(child.attr)
-            if child.attr in DYNAMIC_ATTRIBUTES or child.attr in INTERNALS or child.attr in DYNAMIC_NAMES:
+            if child.attr in DYNAMIC_ATTRIBUTES or child.attr in DYNAMIC_NAMES:
                 uses.dynamic.add(child.attr)
         elif isinstance(child, ast.Constant) and isinstance(child.value, str):
             uses.strings.add(child.value[:1000])
@@ -301,7 +296,7 @@ def _read(node: ast.AST, imports: _Imports, budget: _Budget) -> _Uses:
                 uses.dynamic.add(COMPUTED_NAME)
             else:
                 uses.attributes.add(name)
-                if name in DYNAMIC_ATTRIBUTES or name in INTERNALS or name in DYNAMIC_NAMES:
+                if name in DYNAMIC_ATTRIBUTES or name in DYNAMIC_NAMES:
                     uses.dynamic.add(name)
         if isinstance(child, (ast.Name, ast.Attribute)) and id(child) not in seen_chains:
             inner = child
@@ -447,7 +442,7 @@ def _answers_in(uses: _Uses, answers: Answers) -> Iterable[str]:
     for attribute in uses.attributes & set(answers.methods):
         yield next(name for name in answers.dotted if name.endswith("." + attribute))
     for text in uses.strings:
-        # a dotted name, or a path to the package's files (`teaching/exercises/lesson00.py`)
+        # a dotted name, or a path to the package's files (`teaching/exercises/lesson00/cases.py`)
         yield from (name for name in TEACHING_PACKAGES if name in text or _as_path(name) in text)
         yield from (name for name in answers.dotted if name in text)
         if text in answers.words:

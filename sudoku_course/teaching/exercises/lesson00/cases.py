@@ -1,4 +1,4 @@
-"""Exercises of lesson 00 (the grid): `box_index` and `is_valid_solution`."""
+"""Lesson 00 (the grid): the cases of `box_index` and `is_valid_solution`, and their judges."""
 
 from __future__ import annotations
 
@@ -7,28 +7,21 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ...grid import SudokuGrid
-from . import Case, Exercise, Plain, plain, register
-from .common import (
+from ....grid import SudokuGrid
+from .. import Case, Plain, plain
+from ..common import (
     SMALL_SOLUTION,
-    as_data,
     boolean,
+    box_of,
     calling,
+    inputs_after,
     integer,
     shuffled_solution,
     temoin_solution,
     unchanged,
 )
 
-LESSON = "00-environnement"
-
-
 # ------------------------------------------------------------ box_index
-def box_index(row: int, col: int, box_size: int = 3) -> int:
-    """Reference: number of the box holding (row, col), boxes numbered left to right, then top to bottom."""
-    return (row // box_size) * box_size + col // box_size
-
-
 PUBLIC_CELLS = [
     ("case (0, 0) : le premier bloc", 0, 0, 3),
     ("case (0, 8) : dernier bloc de la première bande", 0, 8, 3),
@@ -45,12 +38,8 @@ def revealing_cell(rng: np.random.Generator, box_size: int) -> tuple[int, int]:
     """A random cell whose box changes if rows and columns are swapped, or if the box size is taken as 3."""
     while True:
         row, col = (int(x) for x in rng.integers(box_size * box_size, size=2))
-        box = box_index(row, col, box_size)
-        if (
-            row // box_size >= 1
-            and box != box_index(col, row, box_size)
-            and (box_size == 3 or box != box_index(row, col))
-        ):
+        box = box_of(row, col, box_size)
+        if row // box_size >= 1 and box != box_of(col, row, box_size) and (box_size == 3 or box != box_of(row, col, 3)):
             return row, col
 
 
@@ -76,29 +65,7 @@ def box_index_cases(seed: int | None) -> list[Case]:
     ]
 
 
-register(
-    Exercise(
-        name="box_index",
-        lesson=LESSON,
-        functions=("box_index",),
-        references=(box_index,),
-        make_cases=box_index_cases,
-        answers=("sudoku_course.grid.Layout.box_of",),
-        level="échauffement",
-        minutes=5,
-    )
-)
-
-
 # ------------------------------------------------------------ is_valid_solution
-def is_valid_solution(grid: SudokuGrid, puzzle: SudokuGrid | None = None) -> bool:
-    """Reference: True if every unit of `grid` holds 1..n once and the givens of `puzzle` (if any) are kept."""
-    digits = set(range(1, grid.size + 1))
-    if any({int(grid.cells[r, c]) for r, c in unit} != digits for unit in grid.units):
-        return False
-    return puzzle is None or bool(np.array_equal(grid.cells[puzzle.givens], puzzle.cells[puzzle.givens]))
-
-
 def validating(grid: SudokuGrid, puzzle: SudokuGrid | None = None) -> Callable[..., Plain]:
     """A call: the answer on copies of the grids, and the copies as they are after the call (plain data,
     compared with the grids by the judge, outside the student's process)."""
@@ -106,7 +73,7 @@ def validating(grid: SudokuGrid, puzzle: SudokuGrid | None = None) -> Callable[.
     def call(function: Callable) -> Plain:
         grids = copy.deepcopy((grid,) if puzzle is None else (grid, puzzle))
         answer = plain(function(*grids))
-        return {"answer": answer, "after": [as_data(copied) for copied in grids]}
+        return {"answer": answer, "after": inputs_after(*grids)}
 
     return call
 
@@ -182,17 +149,3 @@ def is_valid_solution_cases(seed: int | None) -> list[Case]:
         )
         for label, grid, given in grids
     ]
-
-
-register(
-    Exercise(
-        name="is_valid_solution",
-        lesson=LESSON,
-        functions=("is_valid_solution",),
-        references=(is_valid_solution,),
-        make_cases=is_valid_solution_cases,
-        answers=("sudoku_course.grid.SudokuGrid.is_solved",),
-        level="intermédiaire",
-        minutes=15,
-    )
-)

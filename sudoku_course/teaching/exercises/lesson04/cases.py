@@ -1,4 +1,5 @@
-"""Exercises of lesson 04 (representation versus algorithm): the statistics of the design, and its extensions.
+"""Lesson 04 (representation versus algorithm): the cases of the statistics of the design and of its
+extensions, and their judges.
 
 The three statistics exercises rebuild what the lesson's verdict rests on: the main effects and the
 interaction of a 2 x 2 table of cell means (`effects_2x2`), the bootstrap distribution of the gap between two
@@ -17,31 +18,29 @@ The other exercises extend the design: another grid (`cross_study`), a third alg
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 
-from ...crossstudy import (
-    GENERATIONS,
-    POPULATION,
-    SEEDS,
-    CrossDesign,
-    bootstrap_effects,
-    cross_table,
-    effects_verdict,
-    run_design,
-    space_of,
+from ....crossstudy import GENERATIONS, POPULATION, SEEDS, CrossDesign, space_of
+from ....grid import InvalidPuzzleError, SudokuGrid
+from ....puzzles import load_bank
+from ....spaces import ContinuousSpace, Space
+from ...display import NARROW_SPACE, french_number, french_percent, french_value
+from .. import Case, Plain, plain
+from ..common import (
+    TEMOIN,
+    case_rng,
+    inputs_after,
+    integer,
+    is_number,
+    kind_of,
+    seed_global_generators,
+    temoin,
+    unchanged,
 )
-from ...grid import InvalidPuzzleError, SudokuGrid
-from ...puzzles import load_bank
-from ...spaces import ContinuousSpace, Space
-from ..display import NARROW_SPACE, french_number, french_percent, french_value
-from . import Case, Exercise, Plain, plain, register
-from .common import TEMOIN, integer, is_number, kind_of, temoin
 
-LESSON = "04-representation-contre-algorithme"
 SOURCE_COSTS = {  # conflicts left per seed (0, 1, 7, 42) in the source's run of the design
     ("R1", "PSO"): [46, 50, 39, 44],
     ("R1", "GA"): [4, 8, 13, 15],
@@ -50,31 +49,7 @@ SOURCE_COSTS = {  # conflicts left per seed (0, 1, 7, 42) in the source's run of
 }
 
 
-def _rng(seed: int | None, salt: int) -> np.random.Generator:
-    """The generator of one exercise's cases: fixed for the public cases (seed None), drawn from seed otherwise."""
-    return np.random.default_rng(salt if seed is None else [salt, seed])
-
-
-def _reseed_globals(seed: int) -> None:
-    """Seed the global generators of numpy and Python, so that an answer drawing from them shows it."""
-    np.random.seed(seed)
-    random.seed(seed)
-
-
 # ------------------------------------------------------------ 1: main effects and interaction
-def effects_2x2(means: pd.DataFrame) -> tuple[float, float, float]:
-    """Reference: (row effect, column effect, interaction) of a 2 x 2 table of cell means, levels in table order.
-
-    row effect: second row minus first, averaged over the columns; column effect: second column minus first,
-    averaged over the rows; interaction: the row effect in the second column minus the one in the first, not
-    halved (the course's convention, as in `crossstudy.Effects`; Montgomery halves it to the main effects' scale).
-    """
-    cells = np.asarray(means, dtype=float)
-    by_row = cells[1] - cells[0]
-    by_column = cells[:, 1] - cells[:, 0]
-    return float(by_row.mean()), float(by_column.mean()), float(by_row[1] - by_row[0])
-
-
 def _table(values, rows: Sequence[str] = ("R1", "R2"), columns: Sequence[str] = ("PSO", "GA")) -> pd.DataFrame:
     table = pd.DataFrame(np.asarray(values, dtype=float), index=list(rows), columns=list(columns))
     return table.rename_axis(index="representation", columns="algorithm")
@@ -84,13 +59,12 @@ SOURCE_MEANS = _table([[np.mean(SOURCE_COSTS[rep, algo]) for algo in ("PSO", "GA
 
 
 def _effects_of(*tables: pd.DataFrame) -> Callable[..., Plain]:
-    """A call: the student's effects of each table (given a copy), and whether every table came back unchanged."""
+    """A call: the student's effects of each table (given a copy), and the copies after the calls."""
 
     def call(function: Callable) -> Plain:
         copies = [table.copy() for table in tables]
         outputs = [plain(function(table)) for table in copies]
-        kept = all(copy.equals(table) for copy, table in zip(copies, tables, strict=True))
-        return {"outputs": outputs, "kept": kept}
+        return {"outputs": outputs, "after": inputs_after(*copies)}
 
     return call
 
@@ -111,7 +85,7 @@ def _effects_judge(
     from its definition on the case's tables, and how."""
 
     def judge(result: Plain) -> str | None:
-        if not result["kept"]:
+        if not unchanged(result["after"], *tables):
             return "le tableau reçu a été modifié : calculez les effets sans toucher à ses cases"
         problem = next((p for p in map(_three_numbers, result["outputs"]) if p), None)
         problem = problem or (check(result["outputs"]) if check else None)
@@ -126,6 +100,8 @@ EFFECT_NAMES = (
     "l'effet de l'algorithme (2e nombre)",
     "l'interaction (3e nombre)",
 )
+
+
 EFFECT_DEFINITIONS = (
     "2e ligne moins 1re, en moyenne sur les deux colonnes",
     "2e colonne moins 1re, en moyenne sur les deux lignes",
@@ -135,6 +111,8 @@ EFFECT_DEFINITIONS = (
 
 def _effects_diagnosis(table: pd.DataFrame, output: list) -> str | None:
     """What is wrong with the three effects of one table, named by the definition broken (no value shown)."""
+    from .references import effects_2x2  # a judge runs where the references are, never in the sandbox
+
     expected = effects_2x2(table)
     if all(map(_near, output, expected)):
         return None
@@ -211,7 +189,7 @@ def _shifted(outputs: list) -> str | None:
 def effects_cases(seed: int | None) -> list[Case]:
     """The source's table, an additive one, a pure interaction, other labels, rows in reverse order, a transposed
     table and a shifted one."""
-    rng = _rng(seed, 40)
+    rng = case_rng(seed, 40)
     drawn = _table(rng.integers(0, 60, size=(2, 2)))
     if seed is None:
         labelled = _table([[18, 6], [0, 0]], ("R1", "R3"), ("GA", "SA"))
@@ -262,30 +240,8 @@ EFFECTS_DISAGREE = (
     "dans la 1re, sans diviser par 2)"
 )
 
-register(
-    Exercise(
-        name="effects_2x2",
-        lesson=LESSON,
-        functions=("effects_2x2",),
-        references=(effects_2x2,),
-        make_cases=effects_cases,
-        answers=("sudoku_course.crossstudy.bootstrap_effects", "sudoku_course.crossstudy._design_effects"),
-        level="intermédiaire",
-        minutes=15,
-    )
-)
-
 
 # ------------------------------------------------------------ 2: bootstrap of a gap
-def bootstrap_gap(first, second, rng: np.random.Generator, resamples: int = 2000) -> np.ndarray:
-    """Reference: `resamples` gaps mean(second*) - mean(first*), each cell resampled within itself with
-    replacement (as many draws as it has values)."""
-    first, second = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
-    first_means = rng.choice(first, size=(resamples, len(first))).mean(axis=1)
-    second_means = rng.choice(second, size=(resamples, len(second))).mean(axis=1)
-    return second_means - first_means
-
-
 def _as_numbers(output) -> np.ndarray | None:
     """The output as a 1-D array of finite numbers, or None."""
     try:
@@ -308,6 +264,7 @@ def _gaps_summary(output, first: Sequence[int], second: Sequence[int]) -> dict:
         "numbers": True,
         "length": len(gaps),
         "outside": int(((gaps < low - 1e-9) | (gaps > high + 1e-9)).sum()),
+        "outside_reversed": int(((-gaps < low - 1e-9) | (-gaps > high + 1e-9)).sum()),
         "off_grid": int((np.abs(scaled - np.round(scaled)) > 1e-6).sum()),
         "varies": bool(len(gaps) and np.ptp(gaps) > 1e-9),
     }
@@ -319,21 +276,22 @@ def _gaps_summary(output, first: Sequence[int], second: Sequence[int]) -> dict:
 
 def _resampled(first, second, seed: int, resamples: int, more_seeds: int = 0) -> Callable[..., Plain]:
     """A call: the summary of the student's gaps; the same seed run again (global generators reseeded), another
-    seed, and the inputs kept. With more_seeds, also the spread with every value repeated more_seeds times."""
+    seed, and the inputs after each call. With more_seeds, also the spread with every value repeated more_seeds
+    times."""
 
     def call(function: Callable) -> Plain:
-        runs, kept = [], True
+        runs, after = [], []
         for global_seed in (1, 2):
-            _reseed_globals(global_seed)
+            seed_global_generators(global_seed)
             a, b = _copy(first), _copy(second)
             runs.append(_as_numbers(function(a, b, np.random.default_rng(seed), resamples)))
-            kept = kept and _same(a, first) and _same(b, second)
-        _reseed_globals(3)
+            after.append(inputs_after(a, b))
+        seed_global_generators(3)
         output = function(_copy(first), _copy(second), np.random.default_rng(seed + 1), resamples)
         other = _as_numbers(output)
         result = {
             "summary": _gaps_summary(runs[0] if runs[0] is not None else output, first, second),
-            "kept": kept,
+            "after": after,
             "same": runs[0] is not None and runs[1] is not None and np.array_equal(runs[0], runs[1]),
             "different": other is None or runs[0] is None or not np.array_equal(runs[0], other),
         }
@@ -351,10 +309,6 @@ def _copy(values):
     return values.copy() if isinstance(values, np.ndarray) else list(values)
 
 
-def _same(values, original) -> bool:
-    return isinstance(values, type(original)) and np.array_equal(np.asarray(values), np.asarray(original))
-
-
 def _gaps_judge(first, second, resamples: int, more_seeds: int = 0) -> Callable[[Plain], str | None]:
     """Judge the properties of the resampled gaps, the most basic first."""
     a, b = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
@@ -368,15 +322,25 @@ def _gaps_judge(first, second, resamples: int, more_seeds: int = 0) -> Callable[
             return f"la fonction doit renvoyer un tableau de nombres (un écart par rééchantillonnage), pas {kind}"
         if summary["length"] != resamples:
             return f"il faut {resamples} écarts, un par rééchantillonnage ; la fonction en renvoie {summary['length']}"
-        if not result["kept"]:
+        if not all(unchanged(after, first, second) for after in result["after"]):
             return "les conflits reçus ont été modifiés (triés ?) : rééchantillonnez sans toucher aux entrées"
         if not result["same"]:
             return (
                 "avec la même graine, deux appels donnent des écarts différents : tirez le hasard avec le générateur "
                 "rng reçu, pas avec np.random ni random"
             )
+        if not constant and not summary["varies"]:
+            return (
+                f"tous les écarts valent l'écart observé ({observed}) : tirer sans remise toutes les valeurs d'une "
+                "cellule redonne sa moyenne ; tirez AVEC remise, rng.choice(valeurs, size=...)"
+            )
         if not constant and not result["different"]:
             return "deux graines différentes donnent exactement les mêmes écarts : le hasard doit venir de rng"
+        if summary["outside"] and not summary["outside_reversed"]:
+            return (
+                "les écarts ont le mauvais signe : chaque écart est la moyenne rééchantillonnée de second moins "
+                "celle de first"
+            )
         if summary["outside"]:
             return (
                 f"{summary['outside']} écart(s) sont impossibles pour des tirages pris dans chaque cellule : "
@@ -422,7 +386,7 @@ def _gaps_judge(first, second, resamples: int, more_seeds: int = 0) -> Callable[
 def bootstrap_cases(seed: int | None) -> list[Case]:
     """The source's PSO column, cells of different sizes, constant cells, arrays in, a last value apart, and the
     spread with five times more seeds; for a seed, cells drawn at random in addition."""
-    rng = _rng(seed, 41)
+    rng = case_rng(seed, 41)
     base = int(rng.integers(1000))
     pso = (SOURCE_COSTS["R1", "PSO"], SOURCE_COSTS["R2", "PSO"])
     ga = (SOURCE_COSTS["R1", "GA"], SOURCE_COSTS["R2", "GA"])
@@ -444,45 +408,23 @@ def bootstrap_cases(seed: int | None) -> list[Case]:
     ]
 
 
-register(
-    Exercise(
-        name="bootstrap_gap",
-        lesson=LESSON,
-        functions=("bootstrap_gap",),
-        references=(bootstrap_gap,),
-        make_cases=bootstrap_cases,
-        time_limit=5.0,
-        answers=("sudoku_course.crossstudy.bootstrap_effects",),
-        level="avancé",
-        minutes=25,
-    )
-)
-
-
 # ------------------------------------------------------------ 3: percentile interval
-def percentile_interval(samples, confidence: float = 0.95) -> tuple[float, float]:
-    """Reference: the bounds that leave (1 - confidence) / 2 of the samples on each side (percentile method)."""
-    tail = 100 * (1 - confidence) / 2
-    low, high = np.percentile(samples, [tail, 100 - tail])
-    return float(low), float(high)
-
-
 def _interval_of(samples, confidence: float, point: float | None = None) -> Callable[..., Plain]:
-    """A call: where the student's bounds fall among the samples (and whether they hold `point`), and whether
-    the samples came back unchanged."""
+    """A call: where the student's bounds fall among the samples (and whether they hold `point`), and the
+    samples after the call."""
 
     def call(function: Callable) -> Plain:
         values = _copy(samples)
         output = function(values, confidence)
-        kept = _same(values, samples)
+        after = inputs_after(values)
         bounds = _as_numbers(output)
         if bounds is None or len(bounds) != 2:
-            return {"pair": False, "kind": type(output).__name__, "kept": kept}
+            return {"pair": False, "kind": type(output).__name__, "after": after}
         low, high = bounds
         data = np.asarray(samples, dtype=float)
         return {
             "pair": True,
-            "kept": kept,
+            "after": after,
             "ordered": bool(low <= high),
             "below": int((data < low).sum()),  # counts, not shares: the judge divides
             "at_or_below": int((data <= low).sum()),
@@ -516,7 +458,7 @@ def _interval_judge(samples, confidence: float, point: float | None = None) -> C
     def judge(result: Plain) -> str | None:
         if not result["pair"]:
             return f"la fonction doit renvoyer deux nombres (borne basse, borne haute), pas {result['kind']}"
-        if not result["kept"]:
+        if not unchanged(result["after"], samples):
             return "les échantillons reçus ont été modifiés (triés sur place ?) : travaillez sur une copie"
         if not result["ordered"]:
             return "la borne basse dépasse la borne haute"
@@ -532,15 +474,25 @@ def _interval_judge(samples, confidence: float, point: float | None = None) -> C
     return judge
 
 
-def interval_cases(seed: int | None) -> list[Case]:
-    """Spread, skewed, tied and real bootstrap samples under several confidence levels; lists and arrays."""
-    rng = _rng(seed, 42)
+def interval_draws(seed: int | None) -> tuple[np.random.Generator, list[np.ndarray], int]:
+    """The generator of the percentile cases of `seed`, the samples drawn from it first (spread, normal, skewed,
+    tied), and the seed of the bootstrap of the source's GA column (`references.percentile_inputs`)."""
+    rng = case_rng(seed, 42)
     uniform = rng.permutation(1000).astype(float)
     normal = rng.normal(20.0, 5.0, size=800)
     skewed = rng.exponential(3.0, size=2000)
     tied = rng.permutation(np.concatenate([np.zeros(900), np.arange(1.0, 101.0)]))
+    return rng, [uniform, normal, skewed, tied], int(rng.integers(1000))
+
+
+def interval_cases(seed: int | None, ga_gaps: list[float]) -> list[Case]:
+    """Spread, skewed, tied and real bootstrap samples under several confidence levels; lists and arrays.
+
+    `ga_gaps`: the resampled gaps of the source's GA column, made by the reference `bootstrap_gap` where the
+    references are (`Exercise.prepare`)."""
+    rng, (uniform, normal, skewed, tied), _ = interval_draws(seed)
     r1, r2 = SOURCE_COSTS["R1", "GA"], SOURCE_COSTS["R2", "GA"]
-    real = bootstrap_gap(r1, r2, np.random.default_rng(int(rng.integers(1000))))
+    real = np.array(ga_gaps)
     observed = float(np.mean(r2) - np.mean(r1))
     settings = [
         (f"1000 valeurs distinctes, mélangées, confiance {french_percent(0.95, 0)}", uniform, 0.95, None),
@@ -563,32 +515,15 @@ def interval_cases(seed: int | None) -> list[Case]:
     ]
 
 
-register(
-    Exercise(
-        name="percentile_interval",
-        lesson=LESSON,
-        functions=("percentile_interval",),
-        references=(percentile_interval,),
-        make_cases=interval_cases,
-        answers=(),
-        level="intermédiaire",
-        minutes=10,
-    )
-)
-
-
 # ------------------------------------------------------------ 4: the design on another grid
 REFUSED = "refusée"
+
+
 SHORT_LINE = TEMOIN[9:]
 """The source's "second easy grid": the témoin without its first row, 72 characters."""
+
+
 TABLE_NUMBERS = ["median", "min", "max", "solved", "mean_evaluations"]
-
-
-def cross_study(puzzle, seeds=SEEDS, population=POPULATION, generations=GENERATIONS):
-    """Reference: the 2 x 2 design (R1, R2 x PSO, GA) on one puzzle: its cross table and the course's verdict."""
-    design = CrossDesign({"grille": puzzle}, seeds=tuple(seeds), population_size=population, max_iterations=generations)
-    runs = run_design(design, progress=False)
-    return cross_table(runs), effects_verdict(bootstrap_effects(runs))
 
 
 def _study_summary(output) -> Plain:
@@ -616,7 +551,7 @@ def _studying(puzzle, seeds: tuple[int, ...], population: int, generations: int)
 
     def call(function: Callable) -> Plain:
         try:
-            output = function(puzzle, seeds=seeds, population=population, generations=generations)
+            output = function(puzzle, seeds=seeds, population_size=population, max_iterations=generations)
         except InvalidPuzzleError:
             return REFUSED
         return _study_summary(output)
@@ -661,7 +596,7 @@ def _refused(output: Plain) -> str | None:
 
 def cross_study_cases(seed: int | None) -> list[Case]:
     """Designs on the témoin, the second easy grid and a puzzle given as a string, and the 72-character line."""
-    rng = _rng(seed, 43)
+    rng = case_rng(seed, 43)
     temoin_seeds, second_seeds, string_seed = (0, 1, 2), (3, 4), 7
     if seed is not None:
         drawn = rng.choice(100, size=6, replace=False).tolist()
@@ -696,26 +631,7 @@ def cross_study_cases(seed: int | None) -> list[Case]:
     return cases
 
 
-register(
-    Exercise(
-        name="cross_study",
-        lesson=LESSON,
-        functions=("cross_study",),
-        references=(cross_study,),
-        make_cases=cross_study_cases,
-        time_limit=20.0,
-        level="intermédiaire",
-        minutes=15,
-    )
-)
-
-
 # ------------------------------------------------------------ 5: a third algorithm
-def annealing_design(puzzle, seeds=SEEDS) -> CrossDesign:
-    """Reference: the 2 x 3 design (R1, R2 x PSO, GA, SA) on one puzzle, with the protocol's budget."""
-    return CrossDesign({"grille": puzzle}, ("R1", "R2"), ("PSO", "GA", "SA"), tuple(seeds))
-
-
 def _design_summary(puzzle, seeds: tuple[int, ...]) -> Callable[..., Plain]:
     """A call: the student's design as plain data."""
 
@@ -761,7 +677,7 @@ def _design_judge(puzzle: SudokuGrid, seeds: tuple[int, ...]) -> Callable[[Plain
 
 def annealing_design_cases(seed: int | None) -> list[Case]:
     """The témoin with the protocol's seeds, a hard puzzle with other seeds; the budget is named in the labels."""
-    rng = _rng(seed, 44)
+    rng = case_rng(seed, 44)
     hard = load_bank("hard")[0]
     other = (3, 5) if seed is None else tuple(int(s) for s in rng.choice(100, size=3, replace=False))
     budget = f"budget du protocole : population {POPULATION} × {GENERATIONS} générations"
@@ -779,29 +695,6 @@ def annealing_design_cases(seed: int | None) -> list[Case]:
     ]
 
 
-register(
-    Exercise(
-        name="annealing_design",
-        lesson=LESSON,
-        functions=("annealing_design",),
-        references=(annealing_design,),
-        make_cases=annealing_design_cases,
-        level="échauffement",
-        minutes=10,
-    )
-)
-
-
-def grid_change_rate(space: Space, seed: int, samples: int = 1000) -> float:
-    """Reference: the share of `samples` moves, each from a fresh random candidate, that change the decoded grid."""
-    rng = np.random.default_rng(seed)
-    changed = 0
-    for _ in range(samples):
-        start = space.random(rng)
-        changed += space.decode(space.neighbour(start, rng)) != space.decode(start)
-    return changed / samples
-
-
 RATE_TOLERANCE = 0.06
 """Two estimates from 2,000 moves each differ by about 0.016 (one standard deviation) when drawn differently."""
 
@@ -812,7 +705,7 @@ def _rates(space: Space, seed: int, samples: int) -> Callable[..., Plain]:
     def call(function: Callable) -> Plain:
         rates = []
         for global_seed in (1, 2):
-            _reseed_globals(global_seed)
+            seed_global_generators(global_seed)
             rates.append(plain(function(space, seed, samples)))
         return rates
 
@@ -845,7 +738,7 @@ def _close_rate(output: Plain, reference: Plain) -> bool:
 
 
 def change_rate_cases(seed: int | None) -> list[Case]:
-    rng = _rng(seed, 45)
+    rng = case_rng(seed, 45)
     base = int(rng.integers(1000))
     grid = temoin() if seed is None else load_bank("easy")[int(rng.integers(1, 10))]
     estimates = [
@@ -877,26 +770,7 @@ def change_rate_cases(seed: int | None) -> list[Case]:
     return cases
 
 
-register(
-    Exercise(
-        name="grid_change_rate",
-        lesson=LESSON,
-        functions=("grid_change_rate",),
-        references=(grid_change_rate,),
-        make_cases=change_rate_cases,
-        time_limit=10.0,
-        level="intermédiaire",
-        minutes=15,
-    )
-)
-
-
 # ------------------------------------------------------------ 6: effective diversity
-def count_distinct_grids(space: Space, population) -> int:
-    """Reference: the number of distinct grids the candidates of `population` decode to in `space`."""
-    return len({space.decode(candidate).to_string() for candidate in population})
-
-
 def _counting(space: Space, population) -> Callable[..., Plain]:
     def call(function: Callable) -> Plain:
         return plain(function(space, _copy(population)))
@@ -905,7 +779,7 @@ def _counting(space: Space, population) -> Callable[..., Plain]:
 
 
 def count_distinct_cases(seed: int | None) -> list[Case]:
-    rng = _rng(seed, 46)
+    rng = case_rng(seed, 46)
     grid = temoin()
     r1, r2, r3 = (space_of(label, grid) for label in ("R1", "R2", "R3"))
     vector = r1.random(rng)
@@ -930,17 +804,3 @@ def count_distinct_cases(seed: int | None) -> list[Case]:
         )
         for label, space, population in settings
     ]
-
-
-register(
-    Exercise(
-        name="count_distinct_grids",
-        lesson=LESSON,
-        functions=("count_distinct_grids",),
-        references=(count_distinct_grids,),
-        make_cases=count_distinct_cases,
-        answers=("sudoku_course.crossstudy.distinct_grids", "sudoku_course.crossstudy.distinct_per_generation"),
-        level="échauffement",
-        minutes=10,
-    )
-)

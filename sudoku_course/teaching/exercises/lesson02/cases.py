@@ -1,5 +1,6 @@
-"""Exercises of lesson 02 (simulated annealing): energy, neighbours, the Metropolis rule, the annealing loop
-and its variant driven by a temperature rule, cooling schedules, reheating, adaptive cooling, ratios.
+"""Lesson 02 (simulated annealing): the cases of energy, neighbours, the Metropolis rule, the annealing loop
+and its variant driven by a temperature rule, cooling schedules, reheating, adaptive cooling and ratios, and
+their judges.
 
 Each make_cases(seed) gives the public cases for seed None and cases drawn
 from the seed otherwise. Properties are judged from the inputs and the
@@ -12,24 +13,25 @@ trace of the chains, the calls to the rule, and the outcome on the témoin.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable
 
 import numpy as np
 
-from ...cost import ConflictTable, conflicts, givens_conflicts
-from ...grid import SudokuGrid
-from ...puzzles import load_bank
-from ...solvers.annealing import swap_moves
-from ...spaces import RowPermutationSpace
-from . import Case, Exercise, Plain, plain, register
-from .common import (
+from ....cost import conflicts
+from ....grid import SudokuGrid
+from ....puzzles import load_bank
+from ....solvers.annealing import swap_moves
+from ....spaces import RowPermutationSpace
+from .. import Case, Plain, plain
+from ..common import (
     SMALL_SOLUTION,
     boolean,
+    box_of,
     calling,
     case_rng,
     close,
     french,
+    inputs_after,
     integer,
     is_number,
     kind_of,
@@ -37,33 +39,19 @@ from .common import (
     numbers,
     row_permuted_state,
     same_word,
+    seed_global_generators,
     temoin,
     temoin_solution,
+    unchanged,
 )
 
-LESSON = "02-recuit-simule"
 GROWTH_CLASSES = ("lineaire", "polynomial", "exponentiel", "autre")
+
+
 ROUNDING = 1e-12  # relative: a temperature this close to t_min counts as t_min
 
 
-def _reseed_globals(seed: int) -> None:
-    """Seed the global generators of numpy and Python: an answer that draws from them is caught when the same
-    case, run twice with other global seeds, gives two different results."""
-    np.random.seed(seed)
-    random.seed(seed)
-
-
-def _box(position: tuple[int, int], box_size: int) -> int:
-    row, column = position
-    return (row // box_size) * box_size + column // box_size
-
-
 # ------------------------------------------------------------ 1: partial energy
-def partial_energy(grid: SudokuGrid) -> int:
-    """Reference: duplicated digits among the filled cells, summed over every row, column and box."""
-    return givens_conflicts(grid)
-
-
 def _grid_with(values: dict[tuple[int, int], int], size: int = 9) -> SudokuGrid:
     cells = np.zeros((size, size), dtype=np.int64)
     for position, digit in values.items():
@@ -72,22 +60,26 @@ def _grid_with(values: dict[tuple[int, int], int], size: int = 9) -> SudokuGrid:
 
 
 def _energy_of(grid: SudokuGrid) -> Callable[..., Plain]:
-    """A call: the student's energy of a copy of `grid`, and whether that copy came back unchanged."""
+    """A call: the student's energy of a copy of `grid`, and that copy as it is after the call."""
 
     def call(function: Callable) -> Plain:
         given = SudokuGrid(grid.cells.copy(), grid.box_size, grid.givens.copy())
         energy = plain(function(given))
-        return [energy, bool(np.array_equal(given.cells, grid.cells))]
+        return [energy, inputs_after(given)]
 
     return call
 
 
-def _energy_judge(output: Plain) -> str | None:
+def _energy_judge(grid: SudokuGrid) -> Callable[[Plain], str | None]:
     """Judge: an integer, and the grid received left unchanged."""
-    energy, kept = output
-    if not kept:
-        return "la grille reçue a été modifiée : comptez sans toucher à ses cases (travaillez sur une copie)"
-    return integer(energy)
+
+    def judge(output: Plain) -> str | None:
+        energy, after = output
+        if not unchanged(after, grid):
+            return "la grille reçue a été modifiée : comptez sans toucher à ses cases (travaillez sur une copie)"
+        return integer(energy)
+
+    return judge
 
 
 def partial_energy_cases(seed: int | None) -> list[Case]:
@@ -116,7 +108,7 @@ def partial_energy_cases(seed: int | None) -> list[Case]:
         Case(
             label,
             _energy_of(grid),
-            _energy_judge,
+            _energy_judge(grid),
             agree=lambda out, ref: out[0] == ref[0],
             disagree="ce n'est pas le nombre de doublons de cette grille",
         )
@@ -124,42 +116,9 @@ def partial_energy_cases(seed: int | None) -> list[Case]:
     ]
 
 
-register(
-    Exercise(
-        name="partial_energy",
-        lesson=LESSON,
-        functions=("partial_energy",),
-        references=(partial_energy,),
-        make_cases=partial_energy_cases,
-        answers=("sudoku_course.cost.givens_conflicts",),
-        level="échauffement",
-        minutes=10,
-    )
-)
-
-
 # ------------------------------------------------------------ 2: block swap
-def block_swap_neighbour(cells: np.ndarray, givens: np.ndarray, rng: np.random.Generator):
-    """Reference: a copy of `cells` where two free cells of one random box are swapped, and the two cells."""
-    size = cells.shape[0]
-    box_size = math.isqrt(size)
-    boxes = []
-    for top in range(0, size, box_size):
-        for left in range(0, size, box_size):
-            free = [
-                (top + r, left + c) for r in range(box_size) for c in range(box_size) if not givens[top + r, left + c]
-            ]
-            if len(free) >= 2:
-                boxes.append(free)
-    free = boxes[rng.integers(len(boxes))]
-    first, second = rng.choice(len(free), size=2, replace=False)
-    neighbour = cells.copy()
-    neighbour[free[first]], neighbour[free[second]] = cells[free[second]], cells[free[first]]
-    return neighbour, (free[first], free[second])
-
-
 def _block_swaps(cells: np.ndarray, givens: np.ndarray, seeds: tuple[int, ...]) -> Callable[..., Plain]:
-    """A call: per seed, the cells that changed (position, before, after), the two cells named, the input kept;
+    """A call: per seed, the cells that changed (position, before, after), the two cells named, the input after;
     each seed is drawn twice, the global generators of numpy and Python seeded differently each time."""
 
     def call(function: Callable) -> Plain:
@@ -167,7 +126,7 @@ def _block_swaps(cells: np.ndarray, givens: np.ndarray, seeds: tuple[int, ...]) 
         for seed in seeds:
             runs = []
             for global_seed in (1, 2):
-                _reseed_globals(global_seed)
+                seed_global_generators(global_seed)
                 grid = cells.copy()
                 neighbour, positions = function(grid, givens.copy(), np.random.default_rng(seed))
                 neighbour = np.asarray(neighbour)
@@ -177,7 +136,7 @@ def _block_swaps(cells: np.ndarray, givens: np.ndarray, seeds: tuple[int, ...]) 
                         "positions": plain(positions),
                         "changed": [[r, c, int(cells[r, c]), int(neighbour[r, c])] for r, c in changed],
                         "shape": list(neighbour.shape),
-                        "kept": bool(np.array_equal(grid, cells)),
+                        "after": inputs_after(grid),
                     }
                 )
             draws.append(runs)
@@ -188,7 +147,7 @@ def _block_swaps(cells: np.ndarray, givens: np.ndarray, seeds: tuple[int, ...]) 
 
 def _swap_problem(run: dict, cells: np.ndarray, givens: np.ndarray, only_box: int | None) -> str | None:
     """What is wrong with one draw, or None."""
-    if not run["kept"]:
+    if not unchanged(run["after"], cells):
         return "la grille reçue a été modifiée : il faut renvoyer une nouvelle grille (travaillez sur une copie)"
     if run["shape"] != list(givens.shape):
         return f"la grille renvoyée a la forme {tuple(run['shape'])} au lieu de {givens.shape}"
@@ -201,10 +160,10 @@ def _swap_problem(run: dict, cells: np.ndarray, givens: np.ndarray, only_box: in
         return f"les deux cases échangées doivent être différentes, obtenu deux fois {first}"
     if givens[first] or givens[second]:
         return f"une case donnée a été déplacée ({first} ou {second})"
-    if _box(first, box_size) != _box(second, box_size):
+    if box_of(*first, box_size) != box_of(*second, box_size):
         return f"les cases {first} et {second} ne sont pas dans le même bloc"
-    if only_box is not None and _box(first, box_size) != only_box:
-        used = _box(first, box_size) + 1
+    if only_box is not None and box_of(*first, box_size) != only_box:
+        used = box_of(*first, box_size) + 1
         return f"seul le bloc {only_box + 1} a deux cases libres, l'échange a eu lieu dans le bloc {used}"
     moved = {(r, c): (before, after) for r, c, before, after in run["changed"]}
     swapped = set(moved) == {first, second} and moved[first] == moved[second][::-1]
@@ -233,7 +192,7 @@ def _block_swap_judge(cells: np.ndarray, givens: np.ndarray, only_box: int | Non
 
 
 def _several_boxes(draws: Plain) -> str | None:
-    boxes = {_box(tuple(runs[0]["positions"][0]), 3) for runs in draws}
+    boxes = {box_of(*runs[0]["positions"][0], 3) for runs in draws}
     return None if len(boxes) >= 3 else f"seulement {len(boxes)} bloc(s) différent(s) sur {len(draws)} tirages"
 
 
@@ -274,25 +233,7 @@ def block_swap_cases(seed: int | None) -> list[Case]:
     ]
 
 
-register(
-    Exercise(
-        name="block_swap_neighbour",
-        lesson=LESSON,
-        functions=("block_swap_neighbour",),
-        references=(block_swap_neighbour,),
-        make_cases=block_swap_cases,
-        level="intermédiaire",
-        minutes=20,
-    )
-)
-
-
 # ------------------------------------------------------------ 3: the Metropolis rule
-def metropolis_accept(delta: float, temperature: float, u: float) -> bool:
-    """Reference: accept a move that does not raise the energy; a worse one if u < exp(-delta / temperature)."""
-    return delta <= 0 or u < math.exp(-delta / temperature)
-
-
 def _decisions(triples: list[tuple[float, float, float]]) -> Callable[..., Plain]:
     """A call: the student's decision for each (delta, temperature, u)."""
 
@@ -302,10 +243,17 @@ def _decisions(triples: list[tuple[float, float, float]]) -> Callable[..., Plain
     return call
 
 
+def _moves_text(triples: list[tuple[float, float, float]]) -> str:
+    """The moves of a case, for an « erreur » verdict: « delta = −1, T = 0,001, u = 0,5 ; … »."""
+    return " ; ".join(f"delta = {french(delta)}, T = {french(t)}, u = {french(u)}" for delta, t, u in triples)
+
+
 def _metropolis_judge(triples: list[tuple[float, float, float]]) -> Callable[[Plain], str | None]:
     """Judge each decision by the rule of the statement, computed from the case's inputs."""
 
     def judge(decisions: Plain) -> str | None:
+        from .references import metropolis_accept  # a judge runs where the references are, never in the sandbox
+
         for (delta, temperature, u), decision in zip(triples, decisions, strict=True):
             problem = boolean(decision)
             if problem or decision == metropolis_accept(delta, temperature, u):
@@ -361,7 +309,10 @@ def metropolis_cases(seed: int | None) -> list[Case]:
         shares.append((int(rng.integers(1, 5)), round(float(rng.uniform(0.5, 3.0)), 2)))
     count = 1000
     uniforms = [(k + 0.5) / count for k in range(count)]
-    cases = [Case(label, _decisions(triples), _metropolis_judge(triples)) for label, triples in groups]
+    cases = [
+        Case(label, _decisions(triples), _metropolis_judge(triples), inputs=_moves_text(triples))
+        for label, triples in groups
+    ]
     cases += [
         Case(
             f"delta = {french(delta)}, T = {french(temperature)} : part acceptée sur {count} valeurs de u",
@@ -373,60 +324,13 @@ def metropolis_cases(seed: int | None) -> list[Case]:
     return cases
 
 
-register(
-    Exercise(
-        name="metropolis_accept",
-        lesson=LESSON,
-        functions=("metropolis_accept",),
-        references=(metropolis_accept,),
-        make_cases=metropolis_cases,
-        level="échauffement",
-        minutes=10,
-    )
-)
-
-
 # ------------------------------------------------------------ 4: the annealing loop
 TRACE_KEYS = ("temperature", "energy", "best", "acceptance")
 """The keys of one chain's record in a trace."""
+
+
 HOT_ACCEPTANCE = 0.75
 """Least mean acceptance rate of the chains of a run at a very high temperature."""
-
-
-def _chain(table: ConflictTable, moves, rng, temperature: float, length: int, best: int, best_cells: list[int]):
-    """One chain of Metropolis moves on `table`, stopped at energy 0; returns (acceptance, best, best_cells)."""
-    accepted = tried = 0
-    while tried < length and best > 0:
-        i, j = moves[rng.integers(len(moves))]
-        tried += 1
-        if metropolis_accept(table.delta_swap_cells(i, j), temperature, rng.random()):
-            table.swap_cells(i, j)
-            accepted += 1
-            if table.cost < best:
-                best, best_cells = table.cost, list(table.cells)
-    return accepted / tried, best, best_cells
-
-
-def anneal(
-    state: SudokuGrid,
-    moves: list[tuple[int, int]],
-    rng: np.random.Generator,
-    *,
-    t0: float,
-    alpha: float,
-    t_min: float,
-    chain_length: int,
-) -> tuple[SudokuGrid, int, list[dict]]:
-    """Reference: chains of `chain_length` moves at T = t0, t0 * alpha, ... while T >= t_min, stopped as soon as
-    the energy is 0. Returns (best grid, its energy, trace: one record of TRACE_KEYS per chain)."""
-    table = ConflictTable(state)
-    best, best_cells = table.cost, list(table.cells)
-    trace, temperature = [], t0
-    while temperature >= t_min and best > 0:
-        acceptance, best, best_cells = _chain(table, moves, rng, temperature, chain_length, best, best_cells)
-        trace.append({"temperature": temperature, "energy": table.cost, "best": best, "acceptance": acceptance})
-        temperature *= alpha
-    return state.with_cells(np.reshape(best_cells, state.cells.shape)), best, trace
 
 
 def row_swaps(puzzle: SudokuGrid) -> list[tuple[int, int]]:
@@ -475,20 +379,19 @@ def _loop_runs(puzzle: SudokuGrid, starts: list[Start], settings: dict, rule: Ca
     def call(function: Callable) -> Plain:
         runs = []
         for cells, seed, global_seed in starts:
-            _reseed_globals(global_seed)
+            seed_global_generators(global_seed)
             state, given_moves, calls = puzzle.with_cells(cells), list(moves), []
             extra = () if rule is None else (_spied(rule, calls),)
             output = function(state, given_moves, np.random.default_rng(seed), *extra, **settings)
-            kept = bool(np.array_equal(state.cells, cells)) and given_moves == moves
-            runs.append(_described(output) | {"kept": kept, "calls": calls})
+            runs.append(_described(output) | {"after": inputs_after(state, given_moves), "calls": calls})
         return runs
 
     return call
 
 
-def _grid_problem(run: dict, puzzle: SudokuGrid) -> str | None:
-    """What is wrong with the grid and the energy a run returned, or None."""
-    if not run["kept"]:
+def _grid_problem(run: dict, puzzle: SudokuGrid, start: np.ndarray, moves: list[tuple[int, int]]) -> str | None:
+    """What is wrong with the grid and the energy a run returned (from the cells `start`), or None."""
+    if not unchanged(run["after"], puzzle.with_cells(start), moves):
         return "la grille reçue ou la liste des mouvements a été modifiée : cherchez sur une ConflictTable"
     if run.get("malformed"):
         return "la fonction doit renvoyer un triplet (meilleure grille, son énergie, trace)"
@@ -594,6 +497,28 @@ def _single_moves(run: dict, initial: int) -> str | None:
     return None
 
 
+def _one_move_solves(run: dict, initial: int) -> str | None:
+    """Extra judge: the only move solves the grid, so the only chain stops after one move, accepted."""
+    trace = run["trace"]
+    if len(trace) == 1 and trace[0]["acceptance"] != 1:
+        return (
+            "la seule chaîne s'arrête dès son premier mouvement, qui résout la grille : son taux d'acceptation "
+            "porte sur les mouvements essayés dans la chaîne (ici un seul, accepté), pas sur chain_length"
+        )
+    return None
+
+
+def one_move_from_solved() -> tuple[SudokuGrid, list[Start]]:
+    """The témoin's solution with two free cells only, in its first row, and a start where they are swapped:
+    the only move of the puzzle solves it."""
+    solution = temoin_solution().cells
+    cells = solution.copy()
+    cells[0, :2] = 0
+    start = solution.copy()
+    start[0, :2] = solution[0, 1::-1]
+    return SudokuGrid(cells), [(start, 1, 1)]
+
+
 def _loop_judge(
     puzzle: SudokuGrid,
     starts: list[Start],
@@ -607,10 +532,11 @@ def _loop_judge(
     with `wandering` (long chains at a very high temperature), at least one run found its best grid within a
     chain (see _best_within_chains; one run in a few hundred misses it, two runs together about never)."""
     initial = [conflicts(puzzle.with_cells(cells)) for cells, _, _ in starts]
+    moves = row_swaps(puzzle)
 
     def judge(runs: Plain) -> str | None:
-        for run, energy in zip(runs, initial, strict=True):
-            problem = _grid_problem(run, puzzle) or _trace_problem(run, energy)
+        for run, energy, (cells, _, _) in zip(runs, initial, starts, strict=True):
+            problem = _grid_problem(run, puzzle, cells, moves) or _trace_problem(run, energy)
             problem = problem or next(filter(None, (extra(run, energy) for extra in extras)), None)
             if problem:
                 return problem
@@ -657,6 +583,7 @@ def anneal_cases(seed: int | None) -> list[Case]:
     hot, single = _schedule(50.0, 0.9, 40.0, 2000), _schedule(1.0, 0.9, 0.1, 1)
     tiny, short = _schedule(1.0, 0.9, 0.05, 20), _schedule(1.0, 0.7, 0.1, 100)
     same_and_other = _same_and_other(medium, seeds[5], seeds[6])
+    one_move, one_move_start = one_move_from_solved()
     cases = [
         (
             f"le témoin, cinq graines (t0 = {french(t0)}, alpha = 0,95, t_min = 0,05, chaînes de 360 mouvements) : "
@@ -690,6 +617,13 @@ def anneal_cases(seed: int | None) -> list[Case]:
         ("une grille 4 x 4", small, _starts(small, seeds[:3]), tiny, {"extras": (_cooled(**tiny),)}),
         ("la grille reçue est déjà résolue", solved, [(solved.cells, seeds[0], 1)], fast, {}),
         (
+            "un seul mouvement possible, qui résout la grille : la première chaîne s'arrête aussitôt",
+            one_move,
+            one_move_start,
+            short,
+            {"extras": (_one_move_solves,)},
+        ),
+        (
             "même graine : même exécution ; autre graine : autre exécution",
             medium,
             same_and_other,
@@ -703,31 +637,7 @@ def anneal_cases(seed: int | None) -> list[Case]:
     ]
 
 
-register(
-    Exercise(
-        name="anneal",
-        lesson=LESSON,
-        functions=("anneal",),
-        references=(anneal,),
-        make_cases=anneal_cases,
-        time_limit=5.0,
-        answers=("sudoku_course.solvers.annealing.anneal_chain", "sudoku_course.solvers.annealing.AnnealingSolver"),
-        level="intermédiaire",
-        minutes=45,
-    )
-)
-
-
 # ------------------------------------------------------------ 5: cooling schedules
-def exponential_cooling(t0: float, t_min: float, alpha: float) -> list[float]:
-    """Reference: t0 * alpha**k for k = 0, 1, ... while the temperature stays at or above t_min."""
-    temperatures, temperature = [], t0
-    while temperature >= t_min:
-        temperatures.append(temperature)
-        temperature *= alpha
-    return temperatures
-
-
 def _exponential_judge(t0: float, t_min: float, alpha: float) -> Callable[[Plain], str | None]:
     """Judge the schedule from its definition alone: start, constant factor, stop."""
 
@@ -771,22 +681,17 @@ def exponential_cases(seed: int | None) -> list[Case]:
     return [Case(label, calling(*args), _exponential_judge(*args)) for label, args in settings]
 
 
-def linear_cooling(t0: float, t_min: float, steps: int) -> list[float]:
-    """Reference: `steps` temperatures evenly spaced from t0 down to t_min, both included."""
-    return [t0 + (t_min - t0) * k / (steps - 1) for k in range(steps)]
-
-
-def _linear_judge(t0: float, t_min: float, steps: int) -> Callable[[Plain], str | None]:
+def _linear_judge(t0: float, t_min: float, count: int) -> Callable[[Plain], str | None]:
     def judge(output: Plain) -> str | None:
         problem = numbers()(output)
         if problem:
             return problem
-        if len(output) != steps:
-            return f"il faut steps = {steps} températures, la liste en a {len(output)}"
+        if len(output) != count:
+            return f"il faut max_iterations = {count} températures, la liste en a {len(output)}"
         if not math.isclose(output[0], t0) or not math.isclose(output[-1], t_min):
             return f"le programme doit aller de t0 = {french(t0)} à t_min = {french(t_min)}, les deux comprises"
-        step = (t_min - t0) / (steps - 1)
-        for k in range(1, steps):
+        step = (t_min - t0) / (count - 1)
+        for k in range(1, count):
             if not math.isclose(output[k] - output[k - 1], step, rel_tol=1e-6, abs_tol=1e-12):
                 return f"l'écart entre les températures n° {k} et {k + 1} n'est pas le même que les autres"
         return None
@@ -803,46 +708,12 @@ def linear_cases(seed: int | None) -> list[Case]:
     ]
     if seed is not None:
         rng = case_rng(seed, 4)
-        steps, t0 = int(rng.integers(3, 50)), round(float(rng.uniform(1, 10)), 2)
-        settings.append((f"{steps} températures de {french(t0)} à 0,05", (t0, 0.05, steps)))
+        count, t0 = int(rng.integers(3, 50)), round(float(rng.uniform(1, 10)), 2)
+        settings.append((f"{count} températures de {french(t0)} à 0,05", (t0, 0.05, count)))
     return [Case(label, calling(*args), _linear_judge(*args)) for label, args in settings]
 
 
-register(
-    Exercise(
-        name="exponential_cooling",
-        lesson=LESSON,
-        functions=("exponential_cooling",),
-        references=(exponential_cooling,),
-        make_cases=exponential_cases,
-        level="échauffement",
-        minutes=10,
-    )
-)
-register(
-    Exercise(
-        name="linear_cooling",
-        lesson=LESSON,
-        functions=("linear_cooling",),
-        references=(linear_cooling,),
-        make_cases=linear_cases,
-        answers=("numpy.linspace",),
-        level="échauffement",
-        minutes=5,
-    )
-)
-
-
 # ------------------------------------------------------------ 6: reheating
-def next_temperature(
-    temperature: float, stale: int, *, t0: float, alpha: float, patience: int, reheat_factor: float
-) -> tuple[float, int]:
-    """Reference: reheat to reheat_factor * t0 after `patience` stale chains, otherwise cool by alpha."""
-    if stale >= patience:
-        return reheat_factor * t0, 0
-    return temperature * alpha, stale
-
-
 def _pair(output: Plain) -> str | None:
     if isinstance(output, list) and len(output) == 2 and is_number(output[0]) and is_number(output[1]):
         return None
@@ -850,21 +721,23 @@ def _pair(output: Plain) -> str | None:
 
 
 COOL = "sans stagnation suffisante, il faut refroidir (temperature * alpha) et garder le compte"
-REHEAT = "après patience chaînes sans progrès, il faut réchauffer à reheat_factor * t0 et remettre le compte à 0"
+
+
+REHEAT = "après stagnation chaînes sans progrès, il faut réchauffer à reheat * t0 et remettre le compte à 0"
 
 
 def next_temperature_cases(seed: int | None) -> list[Case]:
-    schedule = {"t0": 2.0, "alpha": 0.9, "patience": 10, "reheat_factor": 0.5}
+    schedule = {"t0": 2.0, "alpha": 0.9, "stagnation": 10, "reheat": 0.5}
     settings = [
         ("pas de stagnation : on refroidit", 1.2, 0, schedule, COOL),
-        ("stagnation en dessous de la patience : on refroidit, le compte reste", 0.5, 9, schedule, COOL),
-        ("patience atteinte exactement : on réchauffe et le compte repart de 0", 0.5, 10, schedule, REHEAT),
-        ("patience dépassée, température très basse : on réchauffe", 0.001, 25, schedule, REHEAT),
+        ("stagnation en dessous du seuil : on refroidit, le compte reste", 0.5, 9, schedule, COOL),
+        ("seuil de stagnation atteint exactement : on réchauffe et le compte repart de 0", 0.5, 10, schedule, REHEAT),
+        ("seuil de stagnation dépassé, température très basse : on réchauffe", 0.001, 25, schedule, REHEAT),
         (
             "réchauffement complet (facteur 1) : retour à t0",
             0.3,
             4,
-            schedule | {"patience": 4, "reheat_factor": 1.0},
+            schedule | {"stagnation": 4, "reheat": 1.0},
             REHEAT,
         ),
     ]
@@ -873,13 +746,19 @@ def next_temperature_cases(seed: int | None) -> list[Case]:
         drawn = {
             "t0": round(float(rng.uniform(1, 5)), 2),
             "alpha": round(float(rng.uniform(0.8, 0.99)), 3),
-            "patience": int(rng.integers(3, 30)),
-            "reheat_factor": round(float(rng.uniform(0.2, 0.9)), 2),
+            "stagnation": int(rng.integers(3, 30)),
+            "reheat": round(float(rng.uniform(0.2, 0.9)), 2),
         }
         temperature = round(float(rng.uniform(0.01, 1)), 3)
         settings += [
-            ("paramètres tirés au hasard, patience atteinte", temperature, drawn["patience"], drawn, REHEAT),
-            ("paramètres tirés au hasard, un cran sous la patience", temperature, drawn["patience"] - 1, drawn, COOL),
+            (
+                "paramètres tirés au hasard, seuil de stagnation atteint",
+                temperature,
+                drawn["stagnation"],
+                drawn,
+                REHEAT,
+            ),
+            ("paramètres tirés au hasard, un cran sous le seuil", temperature, drawn["stagnation"] - 1, drawn, COOL),
         ]
     return [
         Case(label, calling(temperature, stale, **kwargs), _pair, agree=close, disagree=sentence)
@@ -887,29 +766,7 @@ def next_temperature_cases(seed: int | None) -> list[Case]:
     ]
 
 
-register(
-    Exercise(
-        name="next_temperature",
-        lesson=LESSON,
-        functions=("next_temperature",),
-        references=(next_temperature,),
-        make_cases=next_temperature_cases,
-        level="intermédiaire",
-        minutes=10,
-    )
-)
-
-
 # ------------------------------------------------------------ 7: adaptive cooling
-def adapt_alpha(alpha: float, acceptance: float) -> float:
-    """Reference: alpha squared above 50 % acceptance, its square root below 5 %, kept within [0.8, 0.999]."""
-    if acceptance > 0.5:
-        alpha = alpha**2
-    elif acceptance < 0.05:
-        alpha = math.sqrt(alpha)
-    return min(0.999, max(0.8, alpha))
-
-
 def adapt_alpha_cases(seed: int | None) -> list[Case]:
     settings = [
         ("beaucoup de mouvements acceptés : refroidir plus vite", 0.95, 0.9),
@@ -942,46 +799,7 @@ def numbers_or_number(output: Plain) -> str | None:
     return None if is_number(output) else f"la fonction doit renvoyer un nombre, pas {kind_of(output)}"
 
 
-register(
-    Exercise(
-        name="adapt_alpha",
-        lesson=LESSON,
-        functions=("adapt_alpha",),
-        references=(adapt_alpha,),
-        make_cases=adapt_alpha_cases,
-        answers=("sudoku_course.solvers.annealing.adapted_alpha",),
-        level="intermédiaire",
-        minutes=10,
-    )
-)
-
-
 # ------------------------------------------------------------ 8: the loop with a temperature rule
-def anneal_with_rule(
-    state: SudokuGrid,
-    moves: list[tuple[int, int]],
-    rng: np.random.Generator,
-    rule: Callable[[float, int, float], tuple[float, int]],
-    *,
-    t0: float,
-    chain_length: int,
-    max_chains: int,
-) -> tuple[SudokuGrid, int, list[dict]]:
-    """Reference: the loop of `anneal`, where rule(temperature, stale, acceptance) -> (temperature, stale) gives
-    the temperature of the next chain (stale: chains in a row without a new best energy); at most `max_chains`
-    chains, stopped as soon as the energy is 0."""
-    table = ConflictTable(state)
-    best, best_cells = table.cost, list(table.cells)
-    trace, temperature, stale = [], t0, 0
-    while len(trace) < max_chains and best > 0:
-        before = best
-        acceptance, best, best_cells = _chain(table, moves, rng, temperature, chain_length, best, best_cells)
-        trace.append({"temperature": temperature, "energy": table.cost, "best": best, "acceptance": acceptance})
-        stale = 0 if best < before else stale + 1
-        temperature, stale = rule(temperature, stale, acceptance)
-    return state.with_cells(np.reshape(best_cells, state.cells.shape)), best, trace
-
-
 def _geometric(temperature: float, stale: int, acceptance: float) -> tuple[float, int]:
     """A rule of the cases: cool by 0.95."""
     return temperature * 0.95, stale
@@ -992,13 +810,13 @@ def _reheating(temperature: float, stale: int, acceptance: float) -> tuple[float
     return (2.0, 0) if stale >= 3 else (temperature * 0.7, stale)
 
 
-def _ruled(t0: float, max_chains: int, **_) -> Extra:
+def _ruled(t0: float, max_iterations: int, **_) -> Extra:
     """Extra judge: the run used its rule as the statement says (from the calls the spy recorded)."""
 
     def extra(run: dict, initial: int) -> str | None:
         trace, calls, cost = run["trace"], run["calls"], run["cost"]
-        if len(trace) > max_chains or (cost > 0 and len(trace) < max_chains):
-            return "sans résoudre la grille, la recherche doit faire exactement max_chains chaînes"
+        if len(trace) > max_iterations or (cost > 0 and len(trace) < max_iterations):
+            return "sans résoudre la grille, la recherche doit faire exactement max_iterations chaînes"
         if trace and not math.isclose(trace[0]["temperature"], t0):
             return "la première chaîne doit se faire à la température t0"
         if len(calls) not in (len(trace) - 1, len(trace)):
@@ -1025,11 +843,12 @@ def anneal_with_rule_cases(seed: int | None) -> list[Case]:
     """The témoin solved at least 4 times in 5 with a geometric rule; a reheating rule followed call by call."""
     seeds, medium, t0 = _drawn(seed)
     temoin_puzzle, small, solved = temoin(), _small_puzzle(), temoin_solution()
-    fast = {"t0": t0, "chain_length": 360, "max_chains": 60}
-    reheated = {"t0": 0.5, "chain_length": 50, "max_chains": 20}
-    single = {"t0": 1.0, "chain_length": 1, "max_chains": 20}
-    tiny = {"t0": 1.0, "chain_length": 20, "max_chains": 30}
+    fast = {"t0": t0, "chain_length": 360, "max_iterations": 60}
+    reheated = {"t0": 0.5, "chain_length": 50, "max_iterations": 20}
+    single = {"t0": 1.0, "chain_length": 1, "max_iterations": 20}
+    tiny = {"t0": 1.0, "chain_length": 20, "max_iterations": 30}
     same_and_other = _same_and_other(medium, seeds[5], seeds[6])
+    one_move, one_move_start = one_move_from_solved()
     cases = [
         (
             f"le témoin, cinq graines, règle T -> 0,95 x T (t0 = {french(t0)}, au plus 60 chaînes de 360 mouvements) : "
@@ -1059,6 +878,14 @@ def anneal_with_rule_cases(seed: int | None) -> list[Case]:
         ("une grille 4 x 4", small, _starts(small, seeds[:3]), tiny, _geometric, {"extras": (_ruled(**tiny),)}),
         ("la grille reçue est déjà résolue", solved, [(solved.cells, seeds[0], 1)], fast, _geometric, {}),
         (
+            "un seul mouvement possible, qui résout la grille : la première chaîne s'arrête aussitôt",
+            one_move,
+            one_move_start,
+            reheated,
+            _geometric,
+            {"extras": (_ruled(**reheated), _one_move_solves)},
+        ),
+        (
             "même graine : même exécution ; autre graine : autre exécution",
             medium,
             same_and_other,
@@ -1073,55 +900,7 @@ def anneal_with_rule_cases(seed: int | None) -> list[Case]:
     ]
 
 
-register(
-    Exercise(
-        name="anneal_with_rule",
-        lesson=LESSON,
-        functions=("anneal_with_rule",),
-        references=(anneal_with_rule,),
-        make_cases=anneal_with_rule_cases,
-        time_limit=5.0,
-        answers=("sudoku_course.solvers.annealing.anneal_chain", "sudoku_course.solvers.annealing.AnnealingSolver"),
-        level="avancé",
-        minutes=30,
-    )
-)
-
-
 # ------------------------------------------------------------ 9: extended neighbourhood
-def extended_move(cells: np.ndarray, givens: np.ndarray, rng: np.random.Generator, use_extended: float):
-    """Reference: swap two free cells in place, of rows r and r + 1 with probability use_extended, else of one row."""
-    size = cells.shape[0]
-
-    def free_columns(row):
-        return [c for c in range(size) if not givens[row, c]]
-
-    if rng.random() < use_extended:
-        while True:
-            row = int(rng.integers(size - 1))
-            top, bottom = free_columns(row), free_columns(row + 1)
-            if top and bottom:
-                break
-        kind, params = "inter", (row, top[rng.integers(len(top))], row + 1, bottom[rng.integers(len(bottom))])
-    else:
-        while True:
-            row = int(rng.integers(size))
-            free = free_columns(row)
-            if len(free) >= 2:
-                break
-        first, second = rng.choice(len(free), size=2, replace=False)
-        kind, params = "intra", (row, free[first], row, free[second])
-    r1, c1, r2, c2 = params
-    cells[r1, c1], cells[r2, c2] = cells[r2, c2], cells[r1, c1]
-    return kind, params
-
-
-def undo_move(cells: np.ndarray, kind: str, params: tuple) -> None:
-    """Reference: put back the two cells that extended_move swapped."""
-    r1, c1, r2, c2 = params
-    cells[r1, c1], cells[r2, c2] = cells[r2, c2], cells[r1, c1]
-
-
 def _extended_moves(cells: np.ndarray, givens: np.ndarray, use_extended: float, seed: int, draws: int):
     """A call: `draws` moves on one grid, each undone at once, described by kind, cells, changes and undo;
     the whole run is made twice, the global generators seeded differently each time."""
@@ -1129,7 +908,7 @@ def _extended_moves(cells: np.ndarray, givens: np.ndarray, use_extended: float, 
     def call(move: Callable, undo: Callable) -> Plain:
         runs = []
         for global_seed in (1, 2):
-            _reseed_globals(global_seed)
+            seed_global_generators(global_seed)
             grid, rng, moves = cells.copy(), np.random.default_rng(seed), []
             for _ in range(draws):
                 before = grid.copy()
@@ -1218,25 +997,7 @@ def extended_move_cases(seed: int | None) -> list[Case]:
     ]
 
 
-register(
-    Exercise(
-        name="extended_move",
-        lesson=LESSON,
-        functions=("extended_move", "undo_move"),
-        references=(extended_move, undo_move),
-        make_cases=extended_move_cases,
-        level="avancé",
-        minutes=25,
-    )
-)
-
-
 # ------------------------------------------------------------ 10: ratio and growth
-def ratios(annealing: list[float], backtracking: list[float]) -> list[float]:
-    """Reference: annealing[k] / backtracking[k] for each puzzle k."""
-    return [a / b for a, b in zip(annealing, backtracking, strict=True)]
-
-
 def ratios_cases(seed: int | None) -> list[Case]:
     settings = [
         ("trois grilles", [120.0, 4500.0, 98000.0], [2.4, 15.0, 40.0]),
@@ -1263,30 +1024,6 @@ def ratios_cases(seed: int | None) -> list[Case]:
         )
         for label, annealing, backtracking in settings
     ]
-
-
-register(
-    Exercise(
-        name="ratios",
-        lesson=LESSON,
-        functions=("ratios",),
-        references=(ratios,),
-        make_cases=ratios_cases,
-        level="échauffement",
-        minutes=5,
-    )
-)
-
-
-def growth_class(empty_cells: list[int], values: list[float]) -> str:
-    """Reference: "linéaire", "polynomial", "exponentiel" or "autre", from the first and last values."""
-    growth = values[-1] / values[0]
-    if growth <= 1:
-        return "autre"
-    exponent = math.log(growth) / math.log(empty_cells[-1] / empty_cells[0])
-    if exponent <= 1.5:
-        return "linéaire"
-    return "polynomial" if exponent <= 4 else "exponentiel"
 
 
 def _one_class(output: Plain) -> str | None:
@@ -1328,16 +1065,3 @@ def growth_class_cases(seed: int | None) -> list[Case]:
         )
         for label, empty, values in settings
     ]
-
-
-register(
-    Exercise(
-        name="growth_class",
-        lesson=LESSON,
-        functions=("growth_class",),
-        references=(growth_class,),
-        make_cases=growth_class_cases,
-        level="intermédiaire",
-        minutes=10,
-    )
-)

@@ -1,12 +1,13 @@
-"""Exercises of lesson 03 (particle swarms): the swap-PSO algebra and update, and four swarm studies.
+"""Lesson 03 (particle swarms): the cases of the swap-PSO algebra and update and of four swarm studies, and
+their judges.
 
 The core exercises rebuild the swap PSO on plain numpy grids (n x n arrays whose rows are
 permutations) and swaps `(row, column_a, column_b)`:
 
 - `apply_swaps(position, swaps)` is x + v, `swap_difference(target, position, rows)` is p - x,
   `scale_swaps(k, swaps)` is k * v;
-- `swap_pso_step(...)` is one step of the recurrence for one particle, and `swarm_loop` (given to
-  the student, shown in the notebook) runs a whole swarm of such steps on a puzzle.
+- `swap_pso_step(...)` is one step of the recurrence for one particle, and `provided.swarm_loop` runs a
+  whole swarm of such steps on a puzzle.
 
 The studies: `swarm_size_study` (hive size against success and effort), `track_convergence`
 (best cost per iteration), `box_descent` (the local search of the hybrid swarm) and `grid_search`
@@ -21,169 +22,48 @@ True or False.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 import math
-import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from ...cost import conflicts, conflicts_of_many
-from ...grid import SudokuGrid
-from ...puzzles import load_bank
-from ...solvers.swarm import WorkerExplorerSwarm
-from ...spaces import BoxPermutationSpace, RowPermutationSpace
-from . import Case, Exercise, Plain, plain, register
-from .common import (
+from ....cost import conflicts
+from ....grid import SudokuGrid
+from ....puzzles import load_bank
+from ....spaces import BoxPermutationSpace
+from .. import Case, Plain, plain
+from ..common import (
     calling,
     case_rng,
     close,
     french,
+    inputs_after,
     kind_of,
     row_permuted_state,
+    seed_global_generators,
     temoin,
     temoin_solution,
+    unchanged,
 )
-
-LESSON = "03-essaim-particulaire"
-Swap = tuple[int, int, int]
-"""Exchange the digits of columns a and b of one row: (row, a, b)."""
+from .provided import Swap, swarm_loop
 
 EASY_STAGNATING = "700018650586207100000506200038000400000964020060000015805179360070020081002000040"
 """Easy puzzle 4 of the bank: a short swarm run stalls a few conflicts away from its solution."""
+
+
 SMALL = "1.3.3..22...4.21"  # a 4 x 4 puzzle with one solution
+
+
 PINNED_SEEDS = (0, 1, 2, 3, 4)
 """Seeds of the outcome case of swap_pso_step: the reference loop solves the témoin with each."""
+
+
 NEEDED = 4  # runs out of len(PINNED_SEEDS) that the student's swarm must solve
-
-
-# ====================================================================== the swap algebra
-def apply_swaps(position: np.ndarray, swaps: Sequence[Swap]) -> np.ndarray:
-    """Reference x + v: a copy of `position` with the swaps applied one after the other."""
-    moved = np.array(position, copy=True)
-    for row, a, b in swaps:
-        moved[row, a], moved[row, b] = moved[row, b], moved[row, a]
-    return moved
-
-
-def swap_difference(target: np.ndarray, position: np.ndarray, rows: Sequence[int]) -> list[Swap]:
-    """Reference p - x: swaps turning `position` into `target`, row after row in the order of `rows`.
-
-    In each row, from left to right, a cell that does not hold the target's digit swaps with the
-    cell further right that holds it: every swap puts at least one digit in its place.
-    """
-    goal, current = np.asarray(target).tolist(), np.asarray(position).tolist()
-    swaps = []
-    for row in rows:
-        cells = current[row]
-        for col, wanted in enumerate(goal[row]):
-            if cells[col] != wanted:
-                other = cells.index(wanted, col + 1)
-                swaps.append((int(row), col, other))
-                cells[col], cells[other] = wanted, cells[col]
-    return swaps
-
-
-def scale_swaps(k: float, swaps: Sequence[Swap]) -> list[Swap]:
-    """Reference k * v: the first floor(k * len(v)) swaps of v read cyclically (truncated if k < 1)."""
-    length = math.floor(k * len(swaps))
-    return [swaps[i % len(swaps)] for i in range(length)]
-
-
-def swap_pso_step(position, velocity, own_best, swarm_best, w: float, c1: float, c2: float, rng):
-    """Reference: one step of the swap PSO for one particle; (new position, new velocity).
-
-    r1, r2 = rng.random(), rng.random(); rows = rng.permutation(n);
-    v <- w * v + (c1 r1) * (own_best - x) + (c2 r2) * (swarm_best - x), both differences taken
-    row by row in the order `rows`; x <- x + v.
-    """
-    r1, r2 = rng.random(), rng.random()
-    rows = rng.permutation(len(position))
-    velocity = (
-        scale_swaps(w, velocity)
-        + scale_swaps(c1 * r1, swap_difference(own_best, position, rows))
-        + scale_swaps(c2 * r2, swap_difference(swarm_best, position, rows))
-    )
-    return apply_swaps(position, velocity), velocity
-
-
-# ====================================================================== the provided loop
-@dataclass(frozen=True)
-class SwarmRun:
-    """What `swarm_loop` returns: the best grid seen, its cost, and what the run spent."""
-
-    cells: np.ndarray
-    cost: int
-    evaluations: int
-    attempts: int
-    history: list[int] = field(default_factory=list)
-    """Best cost seen so far, after each iteration."""
-
-    @property
-    def solved(self) -> bool:
-        """True if the best grid seen has no conflict."""
-        return self.cost == 0
-
-
-def swarm_loop(
-    puzzle: SudokuGrid,
-    step: Callable,
-    seed: int,
-    *,
-    population_size: int = 50,
-    iterations: int = 60,
-    patience: int = 15,
-    c1: float = 2.0,
-    c2: float = 2.0,
-    inertia_start: float = 0.5,
-    inertia_end: float = 0.1,
-    budget: int = 30_000,
-) -> SwarmRun:
-    """A swap PSO whose particles move by `step`, run on `puzzle` until solved or out of budget.
-
-    Each attempt starts `population_size` particles at random grids whose rows are permutations,
-    with empty velocities. At each iteration t the inertia w falls linearly from inertia_start
-    towards inertia_end over `iterations` iterations; every particle makes one `step` towards its
-    own best grid and the swarm's best; then all new positions are evaluated at once and the
-    bests updated (one evaluation per particle). An attempt ends when the swarm's best is solved,
-    after `patience` iterations without progress, or after `iterations` iterations; then a new
-    attempt starts from fresh grids, while evaluations remain in `budget`.
-    """
-    if budget < population_size:
-        raise ValueError(f"a budget of {budget} evaluations cannot evaluate a swarm of {population_size} particles")
-    rng = np.random.default_rng(seed)
-    space = RowPermutationSpace(puzzle)
-    best, best_cost, evaluations, attempts, history = puzzle.cells, math.inf, 0, 0, []
-    while best_cost > 0 and evaluations + population_size <= budget:
-        # A new attempt: random grids, empty velocities; each particle's best is where it starts.
-        attempts += 1
-        positions = [space.decode(space.random(rng)).cells for _ in range(population_size)]
-        velocities = [[] for _ in range(population_size)]
-        own_bests = [cells.copy() for cells in positions]
-        own_costs = conflicts_of_many(np.array(positions), puzzle.box_size)
-        evaluations += population_size
-        leader, stale = int(np.argmin(own_costs)), 0  # own_bests[leader] is the swarm's best grid
-        for t in range(1, iterations + 1):
-            if own_costs[leader] == 0 or stale == patience or evaluations + population_size > budget:
-                break
-            w = inertia_start - (inertia_start - inertia_end) * t / iterations
-            for i in range(population_size):  # every particle takes one step
-                positions[i], velocities[i] = step(
-                    positions[i], velocities[i], own_bests[i], own_bests[leader], w, c1, c2, rng
-                )
-            costs = conflicts_of_many(np.array(positions), puzzle.box_size)  # one evaluation per particle
-            evaluations += population_size
-            for i in np.flatnonzero(costs < own_costs):
-                own_bests[i], own_costs[i] = np.array(positions[i], copy=True), costs[i]
-            previous, leader = own_costs[leader], int(np.argmin(own_costs))
-            stale = 0 if own_costs[leader] < previous else stale + 1
-            history.append(int(min(best_cost, own_costs[leader])))
-        if own_costs[leader] < best_cost:  # the attempt is over: keep its best grid if it beats the others
-            best, best_cost = own_bests[leader], int(own_costs[leader])
-    return SwarmRun(np.array(best, copy=True), int(best_cost), evaluations, attempts, history)
 
 
 # ====================================================================== shared judges
@@ -219,14 +99,6 @@ def _row_digits_problem(cells: np.ndarray, start: np.ndarray) -> str | None:
     return None
 
 
-def _kept(before: Sequence, after: Sequence) -> bool:
-    """True if every argument is unchanged after the student's call."""
-    return all(
-        np.array_equal(np.asarray(a, dtype=object), np.asarray(b, dtype=object))
-        for a, b in zip(before, after, strict=True)
-    )
-
-
 def _random_swaps(free: np.ndarray, count: int, rng: np.random.Generator) -> list[Swap]:
     """`count` random swaps of two free cells of one row (free: the boolean mask of free cells)."""
     rows = [row for row in range(len(free)) if free[row].sum() >= 2]
@@ -244,7 +116,6 @@ def _small() -> SudokuGrid:
 
 # ====================================================================== 1: hive size
 STUDY_KEYS = ("population_size", "success_rate", "median_evaluations", "median_seconds")
-STUDY_TIME_LIMIT = 30.0  # seconds per case for the exercises that run solvers
 
 
 def _records(table) -> Plain:
@@ -274,24 +145,6 @@ def _share_problem(share: Plain, runs: int, where: str) -> str | None:
     if not math.isclose(share * runs, round(share * runs), abs_tol=1e-9):
         return f"{where} : success_rate doit être la part des {runs} exécutions qui ont résolu leur grille"
     return None
-
-
-def swarm_size_study(puzzles: list[SudokuGrid], sizes: list[int], seeds: list[int], budget: int) -> list[dict]:
-    """Reference: per hive size, success rate, median evaluations and median seconds of the worker/explorer
-    swarm over every puzzle and seed with `budget` evaluations."""
-    rows = []
-    for size in sizes:
-        solver = WorkerExplorerSwarm(population_size=size)
-        results = [solver.solve(puzzle, seed=seed, budget=budget) for puzzle in puzzles for seed in seeds]
-        rows.append(
-            {
-                "population_size": size,
-                "success_rate": statistics.mean(r.solved for r in results),
-                "median_evaluations": statistics.median(r.evaluations for r in results),
-                "median_seconds": statistics.median(r.seconds for r in results),
-            }
-        )
-    return rows
 
 
 def _timed(*args) -> Callable[..., Plain]:
@@ -365,36 +218,14 @@ def swarm_size_cases(seed: int | None) -> list[Case]:
     ]
 
 
-register(
-    Exercise(
-        name="swarm_size_study",
-        lesson=LESSON,
-        functions=("swarm_size_study",),
-        references=(swarm_size_study,),
-        make_cases=swarm_size_cases,
-        time_limit=STUDY_TIME_LIMIT,
-        level="échauffement",
-        minutes=15,
-    )
-)
-
-
 # ====================================================================== 2: convergence
-def track_convergence(puzzle: SudokuGrid, iterations: int, seed: int) -> list[int]:
-    """Reference: best cost after each iteration of one attempt of a 100-organism worker/explorer swarm."""
-    costs = []
-    solver = WorkerExplorerSwarm(population_size=100, max_iterations=iterations, max_restarts=0)
-    solver.solve(puzzle, seed=seed, callback=lambda epoch, best: costs.append(best))
-    return costs
-
-
-def _convergence_judge(iterations: int) -> Callable[[Plain], str | None]:
+def _convergence_judge(max_iterations: int) -> Callable[[Plain], str | None]:
     def judge(costs: Plain) -> str | None:
         if not isinstance(costs, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in costs):
             return (
                 f"la fonction doit renvoyer une liste d'entiers (un meilleur coût par itération), pas {kind_of(costs)}"
             )
-        if len(costs) > iterations:
+        if len(costs) > max_iterations:
             return (
                 "la liste a plus de valeurs que d'itérations demandées : une seule tentative (max_restarts=0), "
                 "une valeur après chaque itération"
@@ -404,7 +235,7 @@ def _convergence_judge(iterations: int) -> Callable[[Plain], str | None]:
             return f"le meilleur coût remonte de l'itération {rising} à la suivante : il ne doit jamais remonter"
         if 0 in costs[:-1]:
             return "la grille est résolue avant la fin de la liste : l'essaim s'arrête dès le coût 0"
-        if costs[-1] > 0 and len(costs) < iterations:
+        if costs[-1] > 0 and len(costs) < max_iterations:
             return f"la liste s'arrête après {len(costs)} itérations alors que la grille n'est pas résolue"
         return None
 
@@ -437,42 +268,18 @@ def convergence_cases(seed: int | None) -> list[Case]:
     ]
 
 
-register(
-    Exercise(
-        name="track_convergence",
-        lesson=LESSON,
-        functions=("track_convergence",),
-        references=(track_convergence,),
-        make_cases=convergence_cases,
-        time_limit=STUDY_TIME_LIMIT,
-        level="échauffement",
-        minutes=10,
-    )
-)
-
-
 # ====================================================================== 3: box descent
-def _box_pairs(grid: SudokuGrid) -> list[tuple[int, int]]:
+def box_pairs(grid: SudokuGrid) -> list[tuple[int, int]]:
     """Pairs of free flat cells of the same box."""
     free = ~grid.givens.ravel()
     return [pair for box in grid.layout.boxes for pair in itertools.combinations([c for c in box if free[c]], 2)]
 
 
-def _swapped(grid: SudokuGrid, i: int, j: int) -> SudokuGrid:
+def swapped(grid: SudokuGrid, i: int, j: int) -> SudokuGrid:
+    """A copy of `grid` whose flat cells i and j are swapped."""
     cells = grid.cells.ravel().copy()
     cells[i], cells[j] = cells[j], cells[i]
     return grid.with_cells(cells.reshape(grid.cells.shape))
-
-
-def box_descent(grid: SudokuGrid) -> SudokuGrid:
-    """Reference: best-improvement descent by swaps of two free cells of one box, down to a local optimum."""
-    current, cost = grid.copy(), conflicts(grid)
-    while True:
-        neighbours = [_swapped(current, i, j) for i, j in _box_pairs(current)]
-        best = min(neighbours, key=conflicts, default=current)
-        if conflicts(best) >= cost:
-            return current
-        current, cost = best, conflicts(best)
 
 
 def _descending(start: SudokuGrid) -> Callable[..., Plain]:
@@ -480,14 +287,14 @@ def _descending(start: SudokuGrid) -> Callable[..., Plain]:
         grid = start.copy()
         result = function(grid)
         cells = plain(result.cells) if isinstance(result, SudokuGrid) else None
-        return {"cells": cells, "type": type(result).__name__, "kept": grid == start}
+        return {"cells": cells, "type": type(result).__name__, "after": inputs_after(grid)}
 
     return call
 
 
 def _descent_judge(start: SudokuGrid, solution: SudokuGrid | None = None) -> Callable[[Plain], str | None]:
     def judge(output: Plain) -> str | None:
-        if not output["kept"]:
+        if not unchanged(output["after"], start):
             return "la grille reçue a été modifiée : la descente doit travailler sur une copie"
         if output["cells"] is None:
             return f"la fonction doit renvoyer une SudokuGrid, pas un objet de type {output['type']}"
@@ -506,7 +313,7 @@ def _descent_judge(start: SudokuGrid, solution: SudokuGrid | None = None) -> Cal
         if conflicts(result) > conflicts(start):
             return f"le coût a augmenté : {conflicts(start)} conflits avant, {conflicts(result)} après"
         cost = conflicts(result)
-        improving = next(((i, j) for i, j in _box_pairs(result) if conflicts(_swapped(result, i, j)) < cost), None)
+        improving = next(((i, j) for i, j in box_pairs(result) if conflicts(swapped(result, i, j)) < cost), None)
         if improving is not None:
             (r1, c1), (r2, c2) = (divmod(cell, start.size) for cell in improving)
             return (
@@ -520,19 +327,47 @@ def _descent_judge(start: SudokuGrid, solution: SudokuGrid | None = None) -> Cal
     return judge
 
 
-def box_descent_cases(seed: int | None) -> list[Case]:
-    """Random box-valid grids of the témoin and of a 4 x 4 puzzle, a grid one swap from its solution, a solution."""
+NOT_THE_BEST = (
+    "la grille renvoyée est un optimum local, mais pas celui d'une descente qui applique à chaque pas le meilleur "
+    "échange (celui qui diminue le plus les conflits) : prendre le premier échange qui améliore mène ailleurs"
+)
+
+
+def _best_descent_judge(start: SudokuGrid) -> Callable[[Plain], str | None]:
+    """The descent's judge, then: the grid is one where a best-improvement descent can end."""
+    properties = _descent_judge(start)
+
+    def judge(output: Plain) -> str | None:
+        from .references import best_descent_ends  # a judge runs where the references are, never in the sandbox
+
+        problem = properties(output)
+        if problem:
+            return problem
+        result = SudokuGrid(np.array(output["cells"]), start.box_size, start.givens)
+        return None if result.to_string() in (best_descent_ends(start) or ()) else NOT_THE_BEST
+
+    return judge
+
+
+def box_descent_cases(seed: int | None, starts_first_is_not_best: list[str]) -> list[Case]:
+    """Random box-valid grids of the témoin and of a 4 x 4 puzzle, grids where the first improving swap is not
+    the best one (prepared: `references.descent_starts`), a grid one swap from its solution, a solution."""
     rng = case_rng(seed, 36)
     puzzle, small = temoin(), _small()
     space, small_space = BoxPermutationSpace(puzzle), BoxPermutationSpace(small)
     starts = [space.decode(space.random(rng)) for _ in range(3)]
     solution = temoin_solution()
-    pairs = _box_pairs(solution)
-    near = _swapped(solution, *pairs[0 if seed is None else int(rng.integers(len(pairs)))])
+    pairs = box_pairs(solution)
+    near = swapped(solution, *pairs[0 if seed is None else int(rng.integers(len(pairs)))])
     cases = [
         Case(f"une grille aléatoire valide par bloc (tirage {k + 1})", _descending(start), _descent_judge(start))
         for k, start in enumerate(starts)
     ]
+    givens = puzzle.givens
+    for k, text in enumerate(starts_first_is_not_best):
+        start = SudokuGrid(np.array([int(digit) for digit in text]).reshape(9, 9), 3, givens)
+        label = f"une grille où le premier échange qui améliore n'est pas le meilleur (tirage {k + 1})"
+        cases.append(Case(label, _descending(start), _best_descent_judge(start)))
     small_start = small_space.decode(small_space.random(rng))
     return cases + [
         Case(
@@ -545,19 +380,113 @@ def box_descent_cases(seed: int | None) -> list[Case]:
     ]
 
 
-register(
-    Exercise(
-        name="box_descent",
-        lesson=LESSON,
-        functions=("box_descent",),
-        references=(box_descent,),
-        make_cases=box_descent_cases,
-        time_limit=STUDY_TIME_LIMIT,
-        answers=("sudoku_course.solvers.local_search.hill_climb",),
-        level="intermédiaire",
-        minutes=25,
-    )
-)
+# ====================================================================== 3 b: where the local search runs
+OTHERS = 2  # workers drawn at random, besides the best one, at each local search
+
+
+def _choosing(errors: np.ndarray, stale: int, stagnation: int, seeds: Sequence[int]) -> Callable[..., Plain]:
+    """A call: the workers the student's hybrid_step chooses with each seed (the global generators seeded
+    differently each time), and the errors after each call."""
+
+    def call(function: Callable) -> Plain:
+        chosen, after = [], []
+        for k, seed in enumerate(seeds):
+            seed_global_generators(k)
+            given = errors.copy()
+            chosen.append(plain(function(given, stale, stagnation, np.random.default_rng(seed))))
+            after.append(inputs_after(given))
+        return {"chosen": chosen, "after": after}
+
+    return call
+
+
+def choice_problem(chosen: Plain, errors: np.ndarray, stale: int, stagnation: int) -> str | None:
+    """Why `chosen` is not the rule's choice of workers for these errors and this stale count, or None."""
+    if not isinstance(chosen, list) or not all(isinstance(k, int) and not isinstance(k, bool) for k in chosen):
+        return f"la fonction doit renvoyer une liste d'indices d'ouvrières (des entiers), pas {kind_of(chosen)}"
+    if stale == 0 or stale % stagnation:
+        if chosen:
+            return (
+                f"stale = {stale} n'est pas un multiple non nul de stagnation = {stagnation} : aucune recherche "
+                "locale à cette itération (liste vide)"
+            )
+        return None
+    count = min(OTHERS + 1, len(errors))
+    if len(chosen) != count:
+        return (
+            f"stale = {stale} : il faut la meilleure ouvrière et {count - 1} autre(s) tirée(s) au hasard, "
+            f"soit {count} indices ; la liste en a {len(chosen)}"
+        )
+    if chosen[0] != int(np.argmin(errors)):
+        return "le premier indice doit être celui de la meilleure ouvrière (np.argmin : la première en cas d'égalité)"
+    if len(set(chosen)) != len(chosen) or not all(0 <= k < len(errors) for k in chosen):
+        return "les indices doivent être distincts et désigner des ouvrières de errors"
+    return None
+
+
+def _choice_judge(errors: np.ndarray, stale: int, stagnation: int, varied: bool = False):
+    """Each choice follows the rule; with `varied`, the same seed twice gives the same choice, and the other
+    seeds spread the two random workers over most workers, never the same ones most of the time."""
+
+    def judge(output: Plain) -> str | None:
+        if not all(unchanged(after, errors) for after in output["after"]):
+            return "les conflits reçus (errors) ont été modifiés : choisissez sans les trier ni les changer"
+        chosen = output["chosen"]
+        problem = next(filter(None, (choice_problem(c, errors, stale, stagnation) for c in chosen)), None)
+        if problem or not varied:
+            return problem
+        if chosen[0] != chosen[1]:  # the first seed, twice
+            return "la même graine donne deux choix différents : tirez les ouvrières avec le rng reçu, pas np.random"
+        draws = [k for choice in chosen[1:] for k in choice[1:]]
+        most = max(draws.count(k) for k in set(draws))
+        if len(set(draws)) < len(errors) / 2 or most > len(chosen) / 2:
+            return (
+                f"sur {len(chosen) - 1} graines, les autres ouvrières ne touchent que {len(set(draws))} des "
+                f"{len(errors)} ouvrières : tirez-les au hasard parmi toutes les autres, avec rng.choice"
+            )
+        return None
+
+    return judge
+
+
+def hybrid_step_cases(seed: int | None) -> list[Case]:
+    """The rule at stale counts around the multiples of stagnation, ties for the best, two workers only, and the
+    spread of the random choices over many seeds."""
+    rng = case_rng(seed, 38)
+    stagnation = 50 if seed is None else int(rng.integers(10, 80))
+    errors = rng.permutation(np.arange(30) % 12 + 3)  # 30 workers, several of each cost
+    tied = errors.copy()
+    tied[[5, 17]] = 1  # two best workers: the first one comes first
+    seeds = [int(s) for s in rng.integers(1000, size=2)]
+    settings = [
+        ("aucune stagnation (stale = 0) : aucune ouvrière", errors, 0),
+        (f"stale = {stagnation - 1}, juste sous stagnation = {stagnation} : aucune", errors, stagnation - 1),
+        (f"stale = stagnation = {stagnation} : la meilleure et deux autres", errors, stagnation),
+        (
+            f"stale = {stagnation + stagnation // 2}, entre deux multiples de stagnation : aucune",
+            errors,
+            3 * stagnation // 2,
+        ),
+        (
+            f"stale = {2 * stagnation}, deuxième multiple : de nouveau la meilleure et deux autres",
+            errors,
+            2 * stagnation,
+        ),
+        ("deux meilleures ouvrières ex æquo : la première vient en tête", tied, stagnation),
+        ("deux ouvrières seulement : la meilleure puis l'autre", np.array([7, 4]), stagnation),
+    ]
+    cases = [
+        Case(label, _choosing(values, stale, stagnation, seeds), _choice_judge(values, stale, stagnation))
+        for label, values, stale in settings
+    ]
+    many = [seeds[0], seeds[0], *(int(s) for s in rng.integers(10**6, size=40))]
+    return cases + [
+        Case(
+            "la même graine deux fois, puis 40 graines : les deux autres ouvrières sont tirées au hasard",
+            _choosing(errors, stagnation, stagnation, many),
+            _choice_judge(errors, stagnation, stagnation, varied=True),
+        )
+    ]
 
 
 # ====================================================================== 4: x + v
@@ -567,7 +496,7 @@ def _applying(position: np.ndarray, swaps: list[Swap]) -> Callable[..., Plain]:
         result = function(grid, given)
         return {
             "grid": plain(result),
-            "kept": _kept([position, swaps], [grid, given]),
+            "after": inputs_after(grid, given),
             "same": result is grid,
         }
 
@@ -576,7 +505,9 @@ def _applying(position: np.ndarray, swaps: list[Swap]) -> Callable[..., Plain]:
 
 def _apply_judge(position: np.ndarray, swaps: list[Swap]) -> Callable[[Plain], str | None]:
     def judge(output: Plain) -> str | None:
-        if not output["kept"]:
+        from .references import apply_swaps  # a judge runs where the references are, never in the sandbox
+
+        if not unchanged(output["after"], position, swaps):
             return "la grille ou la liste reçue a été modifiée : appliquez les échanges à une copie"
         if output["same"]:
             return "la fonction renvoie la grille reçue elle-même : il faut renvoyer une nouvelle grille (une copie)"
@@ -614,62 +545,51 @@ def apply_swaps_cases(seed: int | None) -> list[Case]:
     return [Case(label, _applying(grid, swaps), _apply_judge(grid, swaps)) for label, grid, swaps in settings]
 
 
-register(
-    Exercise(
-        name="apply_swaps",
-        lesson=LESSON,
-        functions=("apply_swaps",),
-        references=(apply_swaps,),
-        make_cases=apply_swaps_cases,
-        answers=("sudoku_course.solvers.swarm.apply_velocity",),
-        level="échauffement",
-        minutes=5,
-    )
-)
-
-
 # ====================================================================== 5: p - x
 def _differencing(target: np.ndarray, position: np.ndarray, rows: list[int]) -> Callable[..., Plain]:
     def call(function: Callable) -> Plain:
         arguments = (target.copy(), position.copy(), list(rows))
         swaps = function(*arguments)
-        return {"swaps": plain(swaps), "kept": _kept([target, position, rows], arguments)}
+        return {"swaps": plain(swaps), "after": inputs_after(*arguments)}
 
     return call
 
 
-def _difference_judge(target: np.ndarray, position: np.ndarray, rows: list[int]) -> Callable[[Plain], str | None]:
+def difference_problem(
+    swaps: list, target: np.ndarray, position: np.ndarray, rows: Sequence[int], complete: bool = True
+) -> str | None:
+    """Why `swaps` is not a difference target - position taken in the order of `rows` (with complete=False: not
+    the beginning of one), or None: rows in that order, each swap moving only misplaced cells and putting one in
+    place, and, when complete, position turned into target."""
     rank = {row: k for k, row in enumerate(rows)}
+    current, last = position.copy(), None
+    for index, (row, a, b) in enumerate(swaps, 1):
+        if last is not None and rank[row] < rank[last]:
+            return (
+                f"l'échange n° {index} touche la ligne d'indice {row} après celle d'indice {last} : "
+                f"les lignes doivent venir dans l'ordre de rows = {list(rows)}"
+            )
+        last = row
+        if current[row, a] == target[row, a] or current[row, b] == target[row, b]:
+            return (
+                f"l'échange n° {index} {(row, a, b)} déplace une case déjà bien placée : "
+                "n'échangez que des cases qui n'ont pas encore le chiffre de target"
+            )
+        current[row, a], current[row, b] = current[row, b], current[row, a]
+        if current[row, a] != target[row, a] and current[row, b] != target[row, b]:
+            return f"l'échange n° {index} {(row, a, b)} ne met aucun chiffre à sa place"
+    if complete and not np.array_equal(current, target):
+        where = _first_difference(current, target)
+        return f"appliquer la liste à position, dans l'ordre, ne donne pas target ; {where}"
+    return None
 
+
+def _difference_judge(target: np.ndarray, position: np.ndarray, rows: list[int]) -> Callable[[Plain], str | None]:
     def judge(output: Plain) -> str | None:
-        if not output["kept"]:
+        if not unchanged(output["after"], target, position, rows):
             return "target, position ou rows a été modifié : calculez sur des copies"
         swaps = output["swaps"]
-        problem = _swap_list_problem(swaps, len(position))
-        if problem:
-            return problem
-        current, last = position.copy(), None
-        for index, (row, a, b) in enumerate(swaps, 1):
-            if last is not None and rank[row] < rank[last]:
-                return (
-                    f"l'échange n° {index} touche la ligne d'indice {row} après celle d'indice {last} : "
-                    f"les lignes doivent venir dans l'ordre de rows = {rows}"
-                )
-            last = row
-            if current[row, a] == target[row, a] or current[row, b] == target[row, b]:
-                return (
-                    f"l'échange n° {index} {(row, a, b)} déplace une case déjà bien placée : "
-                    "n'échangez que des cases qui n'ont pas encore le chiffre de target"
-                )
-            current[row, a], current[row, b] = current[row, b], current[row, a]
-            if current[row, a] != target[row, a] and current[row, b] != target[row, b]:
-                return f"l'échange n° {index} {(row, a, b)} ne met aucun chiffre à sa place"
-        if not np.array_equal(current, target):
-            return (
-                "appliquer la liste à position, dans l'ordre, ne donne pas target ; "
-                f"{_first_difference(current, target)}"
-            )
-        return None
+        return _swap_list_problem(swaps, len(position)) or difference_problem(swaps, target, position, rows)
 
     return judge
 
@@ -711,25 +631,11 @@ def swap_difference_cases(seed: int | None) -> list[Case]:
     ]
 
 
-register(
-    Exercise(
-        name="swap_difference",
-        lesson=LESSON,
-        functions=("swap_difference",),
-        references=(swap_difference,),
-        make_cases=swap_difference_cases,
-        answers=("sudoku_course.solvers.swarm.velocity_difference",),
-        level="intermédiaire",
-        minutes=20,
-    )
-)
-
-
 # ====================================================================== 6: k * v
 def _scaling(k: float, swaps: list[Swap]) -> Callable[..., Plain]:
     def call(function: Callable) -> Plain:
         given = copy.deepcopy(swaps)
-        return {"swaps": plain(function(k, given)), "kept": given == swaps}
+        return {"swaps": plain(function(k, given)), "after": inputs_after(given)}
 
     return call
 
@@ -738,7 +644,7 @@ def _scale_judge(k: float, swaps: list[Swap]) -> Callable[[Plain], str | None]:
     length = math.floor(k * len(swaps))
 
     def judge(output: Plain) -> str | None:
-        if not output["kept"]:
+        if not unchanged(output["after"], swaps):
             return "la liste reçue a été modifiée : construisez une nouvelle liste"
         got = output["swaps"]
         problem = _swap_list_problem(got, 9)
@@ -782,20 +688,6 @@ def scale_swaps_cases(seed: int | None) -> list[Case]:
     return [Case(label, _scaling(k, swaps), _scale_judge(k, swaps)) for label, k, swaps in settings]
 
 
-register(
-    Exercise(
-        name="scale_swaps",
-        lesson=LESSON,
-        functions=("scale_swaps",),
-        references=(scale_swaps,),
-        make_cases=scale_swaps_cases,
-        answers=("sudoku_course.solvers.swarm.scale_velocity",),
-        level="échauffement",
-        minutes=10,
-    )
-)
-
-
 # ====================================================================== 7: the step
 @dataclass(frozen=True)
 class StepInputs:
@@ -805,7 +697,7 @@ class StepInputs:
     velocity: list[Swap]
     own_best: np.ndarray
     swarm_best: np.ndarray
-    w: float
+    inertia: float
     c1: float
     c2: float
     seed: int
@@ -825,10 +717,13 @@ class StepInputs:
         return drawn["r1"], drawn["r2"], own_rows, drawn.get("rows", drawn.get("rows_g"))
 
     def terms(self, order: str = "r1 r2 rows") -> tuple[list[Swap], list[Swap], list[Swap]]:
-        """The three terms w · v, (c1 r1) · (p - x) and (c2 r2) · (g - x) with the draws made in `order`."""
+        """The three terms w · v, (c1 r1) · (p - x) and (c2 r2) · (g - x) with the draws made in `order`
+        (for the judges, which run where the references are, never in the sandbox)."""
+        from .references import scale_swaps, swap_difference
+
         r1, r2, own_rows, swarm_rows = self.draws(order)
         return (
-            scale_swaps(self.w, self.velocity),
+            scale_swaps(self.inertia, self.velocity),
             scale_swaps(self.c1 * r1, swap_difference(self.own_best, self.position, own_rows)),
             scale_swaps(self.c2 * r2, swap_difference(self.swarm_best, self.position, swarm_rows)),
         )
@@ -840,12 +735,12 @@ difference (after the coefficients, or each with its coefficient), the package's
 
 
 def _one_step(step: Callable, inputs: StepInputs, seed: int | None = None) -> Plain:
-    """The student's step on copies of the inputs: its plain result and whether the inputs were kept."""
+    """The student's step on copies of the inputs: its plain result and the copies after the call."""
     arrays = [inputs.position, inputs.velocity, inputs.own_best, inputs.swarm_best]
     given = copy.deepcopy(arrays)
     rng = np.random.default_rng(inputs.seed if seed is None else seed)
-    result = step(*given, inputs.w, inputs.c1, inputs.c2, rng)
-    return {"result": plain(result), "kept": _kept(arrays, given)}
+    result = step(*given, inputs.inertia, inputs.c1, inputs.c2, rng)
+    return {"result": plain(result), "after": inputs_after(*given)}
 
 
 def _stepping(inputs: StepInputs) -> Callable[..., Plain]:
@@ -862,7 +757,9 @@ def _oriented(swaps: Sequence) -> list[Swap]:
 
 def _step_shape_problem(output: Plain, inputs: StepInputs) -> str | None:
     """Problems of a step's result that need no expected velocity: shape, inputs, rows, givens, x + v."""
-    if not output["kept"]:
+    from .references import apply_swaps  # a judge runs where the references are, never in the sandbox
+
+    if not unchanged(output["after"], inputs.position, inputs.velocity, inputs.own_best, inputs.swarm_best):
         return "une des entrées (position, vitesse, meilleures positions) a été modifiée : travaillez sur des copies"
     result = output["result"]
     if not (isinstance(result, list) and len(result) == 2):
@@ -892,7 +789,7 @@ def _step_judge(inputs: StepInputs) -> Callable[[Plain], str | None]:
         velocity = _oriented(output["result"][1])
         inertia, own, swarm = (_oriented(term) for term in inputs.terms())
         if velocity[: len(inertia)] != inertia:
-            return "la nouvelle vitesse doit commencer par w · v (scale_swaps(w, velocity))"
+            return "la nouvelle vitesse doit commencer par w · v (scale_swaps(inertia, velocity))"
         if velocity[len(inertia) :] == own + swarm:
             return None
         if any(velocity == _oriented(sum(inputs.terms(order), [])) for order in DRAW_ORDERS):
@@ -916,14 +813,67 @@ def _step_judge(inputs: StepInputs) -> Callable[[Plain], str | None]:
     return judge
 
 
+def _term_problem(term: list[Swap], best: np.ndarray, position: np.ndarray, rows: list[int]) -> str | None:
+    """Why `term` is not a scaled difference best - position in the order of `rows` (a difference, or its
+    beginning, read cyclically when the term is longer), or None."""
+    from .references import swap_difference  # a judge runs where the references are, never in the sandbox
+
+    length = len(swap_difference(best, position, rows))  # every difference has as many swaps
+    if any(term[k] != term[k % length] for k in range(length, len(term))):
+        return "un terme plus long que sa différence doit la répéter depuis le début (scale_swaps)"
+    return difference_problem(term[:length], best, position, rows, complete=len(term) >= length)
+
+
+def _direction_judge(inputs: StepInputs) -> Callable[[Plain], str | None]:
+    """The bests are a few swaps away from the position in several rows, so that p - x and x - p differ: after
+    w · v, each term must be a difference from the position towards its best, of the length its coefficient
+    gives. Any valid difference passes, not only the reference's."""
+
+    def judge(output: Plain) -> str | None:
+        from .references import scale_swaps, swap_difference  # a judge runs where the references are
+
+        problem = _step_shape_problem(output, inputs)
+        if problem:
+            return problem
+        velocity = [tuple(swap) for swap in output["result"][1]]
+        inertia = scale_swaps(inputs.inertia, inputs.velocity)
+        if _oriented(velocity[: len(inertia)]) != _oriented(inertia):
+            return "la nouvelle vitesse doit commencer par w · v (scale_swaps(inertia, velocity))"
+        r1, r2, rows, _ = inputs.draws()
+        terms = (
+            ("(c1 r1) · (p − x)", "own_best", inputs.own_best, inputs.c1 * r1),
+            ("(c2 r2) · (g − x)", "swarm_best", inputs.swarm_best, inputs.c2 * r2),
+        )
+        rest = velocity[len(inertia) :]
+        lengths = [len(scale_swaps(k, swap_difference(best, inputs.position, rows))) for _, _, best, k in terms]
+        if len(rest) != sum(lengths):
+            return (
+                "après w · v, les deux termes n'ont pas la longueur que donnent c1 × r1 et c2 × r2 : "
+                "r1 = rng.random(), puis r2 = rng.random(), puis rows = rng.permutation(n)"
+            )
+        parts = (rest[: lengths[0]], rest[lengths[0] :])
+        for (term_name, best_name, best, _), part in zip(terms, parts, strict=True):
+            if _term_problem(part, best, inputs.position, rows) is None:
+                continue
+            if _term_problem(part, inputs.position, best, rows) is None:
+                return (
+                    f"le terme {term_name} va dans le mauvais sens : c'est la liste qui mène de {best_name} à la "
+                    f"position ; la différence mène de la position à {best_name} : "
+                    f"swap_difference({best_name}, position, rows)"
+                )
+            return f"le terme {term_name} n'est pas une différence de la position vers {best_name} dans l'ordre rows"
+        return None
+
+    return judge
+
+
 def _repeating(inputs: StepInputs, seeds: tuple[int, ...]) -> Callable[..., Plain]:
     """A call: the step twice with the first seed (global generators seeded differently), then other seeds."""
 
     def call(step: Callable) -> Plain:
         results = []
         for k, seed in enumerate((seeds[0], *seeds)):
-            np.random.seed(k)
-            random.seed(k)
+            seed_global_generators(k)
             results.append(_one_step(step, inputs, seed)["result"])
         return results
 
@@ -975,18 +925,25 @@ def _one_swap_per_row(cells: np.ndarray, free: np.ndarray, rows: np.ndarray, rng
 
 
 def _step_inputs(
-    puzzle: SudokuGrid, rng: np.random.Generator, w: float, c1: float, c2: float, bests: str = "near"
+    puzzle: SudokuGrid, rng: np.random.Generator, inertia: float, c1: float, c2: float, bests: str = "near"
 ) -> StepInputs:
     """A particle of `puzzle` at a random position, with a previous velocity of row swaps of free cells.
 
     bests="near": each best differs from the position by one swap in some rows, so that p - x and g - x are
     the same for every answer that follows the statement and the expected step is known exactly;
-    "here": both bests are the position; "far": both are random grids.
+    "cycles": each best has the position's digits rotated among three free cells of most rows, so that p - x
+    and x - p differ; "here": both bests are the position; "far": both are random grids.
     """
     free = ~puzzle.givens
     position = row_permuted_state(puzzle, rng)
     if bests == "far":
         own_best, swarm_best = row_permuted_state(puzzle, rng), row_permuted_state(puzzle, rng)
+    elif bests == "cycles":
+        rows = [row for row in range(len(free)) if free[row].sum() >= 3]
+        own_best, swarm_best = position, position
+        for row in rows:
+            own_best = _with_cycle(own_best, free, row, 3)
+            swarm_best = _with_cycle(swarm_best, free, row, min(4, int(free[row].sum())))
     else:
         swappable = np.flatnonzero(free.sum(axis=1) >= 2)
         counts = (0, 0) if bests == "here" else (len(swappable) // 2, len(swappable) - 1)
@@ -994,7 +951,16 @@ def _step_inputs(
             _one_swap_per_row(position, free, rng.choice(swappable, size=k, replace=False), rng) for k in counts
         )
     velocity = _random_swaps(free, int(rng.integers(6, 15)), rng)
-    return StepInputs(position, velocity, own_best, swarm_best, w, c1, c2, int(rng.integers(1000)), puzzle.givens)
+    return StepInputs(position, velocity, own_best, swarm_best, inertia, c1, c2, int(rng.integers(1000)), puzzle.givens)
+
+
+def _whole_terms(inputs: StepInputs, rng: np.random.Generator) -> StepInputs:
+    """The same inputs with a seed whose draws give c1 r1 >= 1 and c2 r2 >= 1: both differences whole."""
+    while True:
+        r1, r2, _, _ = inputs.draws()
+        if inputs.c1 * r1 >= 1 and inputs.c2 * r2 >= 1:
+            return inputs
+        inputs = dataclasses.replace(inputs, seed=int(rng.integers(1000)))
 
 
 def swap_pso_step_cases(seed: int | None) -> list[Case]:
@@ -1007,15 +973,21 @@ def swap_pso_step_cases(seed: int | None) -> list[Case]:
     unequal = _step_inputs(puzzle, rng, 0.9, 0.5, 3.0)
     small = _step_inputs(_small(), rng, 0.7, 1.5, 2.5)
     seeds = tuple(int(s) for s in rng.integers(1000, size=4))
+    cycles = _whole_terms(_step_inputs(puzzle, rng, 0.5, 2.0, 2.0, "cycles"), rng)
     return [
         Case("x = p = g : seule l'inertie déplace la particule", _stepping(still), _step_judge(still)),
         Case(
-            "p et g à un échange de x dans plusieurs lignes (w = 0,5, c1 = c2 = 2)",
+            "p et g à un échange de x dans plusieurs lignes (inertia = 0,5, c1 = c2 = 2)",
             _stepping(typical),
             _step_judge(typical),
         ),
         Case("c1 = 0,5 et c2 = 3 : chaque coefficient a son terme", _stepping(unequal), _step_judge(unequal)),
         Case("une grille 4 x 4", _stepping(small), _step_judge(small)),
+        Case(
+            "p et g à plusieurs échanges de x dans la plupart des lignes : le sens des différences compte",
+            _stepping(cycles),
+            _direction_judge(cycles),
+        ),
         Case(
             "la même graine deux fois (générateurs globaux changés entre les deux), puis trois autres graines",
             _repeating(_step_inputs(puzzle, rng, 0.5, 2.0, 2.0, "far"), seeds),
@@ -1029,46 +1001,8 @@ def swap_pso_step_cases(seed: int | None) -> list[Case]:
     ]
 
 
-register(
-    Exercise(
-        name="swap_pso_step",
-        lesson=LESSON,
-        functions=("swap_pso_step",),
-        references=(swap_pso_step,),
-        make_cases=swap_pso_step_cases,
-        time_limit=30.0,
-        answers=(
-            "sudoku_course.solvers.swarm.SwapPSO.move",
-            "sudoku_course.solvers.swarm.apply_velocity",
-            "sudoku_course.solvers.swarm.velocity_difference",
-            "sudoku_course.solvers.swarm.scale_velocity",
-        ),
-        level="intermédiaire",
-        minutes=20,
-    )
-)
-
-
 # ====================================================================== 8: grid search
 SEARCH_KEYS = ("success_rate", "median_evaluations")
-
-
-def grid_search(evaluate: Callable, param_grid: dict[str, list], seeds: list[int]) -> list[dict]:
-    """Reference: every combination of param_grid (in the order of itertools.product) run with every seed by
-    evaluate(params, seed) -> (solved, evaluations); one row per combination, best first: success rate
-    decreasing, then median evaluations increasing, then the order of enumeration."""
-    rows = []
-    for values in itertools.product(*param_grid.values()):
-        params = dict(zip(param_grid, values, strict=True))
-        runs = [evaluate(params, seed) for seed in seeds]
-        rows.append(
-            {
-                **params,
-                "success_rate": statistics.mean(bool(solved) for solved, _ in runs),
-                "median_evaluations": statistics.median(evaluations for _, evaluations in runs),
-            }
-        )
-    return sorted(rows, key=lambda row: (-row["success_rate"], row["median_evaluations"]))
 
 
 @dataclass(frozen=True)
@@ -1219,16 +1153,3 @@ def grid_search_cases(seed: int | None) -> list[Case]:
     if seed is not None:
         settings.append(("une table tirée au hasard, avec des égalités", _drawn_search(case_rng(seed, 37))))
     return [Case(label, _searching(case), _search_judge(case)) for label, case in settings]
-
-
-register(
-    Exercise(
-        name="grid_search",
-        lesson=LESSON,
-        functions=("grid_search",),
-        references=(grid_search,),
-        make_cases=grid_search_cases,
-        level="intermédiaire",
-        minutes=20,
-    )
-)
