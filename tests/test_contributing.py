@@ -12,12 +12,12 @@ PATH = re.compile(r"`((?:sudoku_course|tests|solutions|notebooks|benchmarks|site
 
 
 def named_paths(text: str) -> list[str]:
-    """The repository paths the guide names in backquotes (lessonNN, NN and <family> stand for any)."""
+    """The repository paths the guide names in backquotes (lessonNN, NN, NAME and <family> stand for any)."""
     return sorted(set(PATH.findall(text)))
 
 
 def exists(path: str) -> bool:
-    pattern = re.sub(r"lessonNN|NN-name|NN|<family>|\*", "*", path).replace("**", "*")
+    pattern = re.sub(r"lessonNN|NN-name|NN|NAME|<family>|\*", "*", path).replace("**", "*")
     return any(ROOT.glob(pattern)) if "*" in pattern else (ROOT / path).exists()
 
 
