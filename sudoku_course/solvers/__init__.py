@@ -51,6 +51,9 @@ Annealing
   instead of restarting (None: restart; "auto": 0.5 with restrict, None without).
 - adaptive: adapt alpha after each chain from the share of moves accepted.
 - rotation_share: the share of each chain's moves that rotate three cells of a unit.
+- moves: the annealer's kind of move: "swaps" (random swaps, and rotations per
+  rotation_share) or "cycles" (cycles of cells of a unit, each started from a cell in
+  conflict); "auto": cycles with restrict, swaps without.
 
 Evolution
 - crossover, mutation: the GA's operators, by name or as functions.
@@ -67,11 +70,15 @@ Swarms
 - inertia: the constant inertia weight of a PSO (mealpy calls it w).
 - inertia_start, inertia_end: a PSO's inertia weight, falling linearly from the first
   to the second over max_iterations.
-- c1, c2: a PSO's pull towards the particle's own best and towards the swarm's best.
+- c1, c2: a PSO's pull towards the particle's own best and towards the swarm's best
+  (the restricted swap PSO's c2 is 0.5 unless given).
 - worker_ratio: the share of the hive's organisms that are workers (the rest explore).
 - max_age: iterations without improvement after which a worker gets a fresh grid.
 - local_search_every: every this many iterations, a hill climb polishes every
   particle's best position (0: never; the memetic swap PSO).
+- descent_moves: after each step of the swap PSO's recurrence, the moves the whole
+  swarm makes in lockstep, each particle keeping a move (a cycle from a cell in
+  conflict) unless its conflicts rise (None: 30 with restrict, 0 without).
 
 Representation and running
 - space: the search space, by name (see `spaces.SPACES`): "cells", "rows", "boxes",
