@@ -254,6 +254,19 @@ def test_each_kind_of_refusal_reads_in_french(read, sentence):
     assert refused(read).startswith(sentence)
 
 
+@pytest.mark.parametrize(
+    ("bad_line", "reason"),
+    [
+        (TEMOIN[:11] + "a" + TEMOIN[12:], "caractère « a » à la colonne 12 : une grille 9 × 9 n'utilise que"),
+        (TEMOIN[:2] + "?" + TEMOIN[3:], "caractère « ? » inconnu à la colonne 3"),
+    ],
+)
+def test_a_bad_character_in_a_file_names_its_line_once(bad_line, reason):
+    sentence = refused(lambda: parse_puzzles(TEMOIN + "\n" + bad_line, "bad.txt"))
+    assert sentence.startswith(f"bad.txt, ligne 2 : {reason}"), sentence
+    assert sentence.count("ligne") == 1, sentence
+
+
 def test_unsolvable_and_undetailed_errors_in_french():
     unsolvable = InvalidPuzzleError("no solution", "no-solution", cells=((2, 4),))
     assert (

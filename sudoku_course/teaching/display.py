@@ -258,13 +258,20 @@ def _french_cell(cell: tuple[int, int]) -> str:
     return f"ligne {cell[0] + 1}, colonne {cell[1] + 1}"
 
 
+def _french_position(error: InvalidPuzzleError) -> str:
+    """Where a bad character is; a text read from one line of a file names that line once (the place did)."""
+    position = error.position
+    if error.file is not None and error.line is not None and position.line == 1:
+        return f"à la colonne {position.column}"
+    return f"à la ligne {position.line}, colonne {position.column} (caractère n° {position.index + 1})"
+
+
 def _french_reason(error: InvalidPuzzleError) -> str:
     kind, expected, found = error.kind, error.expected, error.found
     if kind == "cell-count":
         return f"{expected} cases attendues, {found} trouvées"
     if kind in ("character", "symbol-range"):
-        position = error.position
-        at = f"à la ligne {position.line}, colonne {position.column} (caractère n° {position.index + 1})"
+        at = _french_position(error)
         if kind == "character":
             return f"caractère « {error.character} » inconnu {at}"
         side = expected[1]
