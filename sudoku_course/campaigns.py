@@ -46,6 +46,8 @@ from .solvers import Budget, get_solver
 CAMPAIGNS: dict[str, str] = {
     "crossstudy-exploration": "sudoku_course.crossstudy:EXPLORATION",
     "crossstudy-confirmatory": "sudoku_course.crossstudy:CONFIRMATORY",
+    "annealing-expert": "sudoku_course.campaigns:ANNEALING_EXPERT",
+    "annealing-diabolique": "sudoku_course.campaigns:ANNEALING_DIABOLIQUE",
 }
 """Campaign name -> "module:attribute" of its declaration."""
 TEMOIN = "témoin"
@@ -349,3 +351,60 @@ def check_slice(
     except AssertionError as difference:
         raise StaleCampaign(f"the slice of campaign {campaign.name!r} differs from its data: {difference}") from None
     return again
+
+
+# ---- lesson 02
+# The restricted annealer (AnnealingSolver(restrict=True)) with the moves and schedules that lesson 02 compares.
+# Labels and factor levels are French: the lesson shows them as they are.
+_RESTRICTED = {"restrict": True, "max_restarts": None}
+_SWAPS = {**_RESTRICTED, "space": "rows", "moves": "swaps"}
+ANNEALING_EXPERT = Campaign(
+    name="annealing-expert",
+    description="Lesson 02's expert section: the restricted annealer in the row space as a 2 x 2, moves (swaps, or "
+    "swaps and rotations of three cells) x schedule (restart, or reheat from the current state), on 5 expert "
+    "puzzles x 6 seeds = 30 runs per cell, 150,000 evaluations per run.",
+    configurations=tuple(
+        Configuration(
+            f"{moves_label}, {schedule_label}",
+            "annealing",
+            {**_SWAPS, "rotation_share": share, "reheat": reheat},
+            {"moves": moves_label, "schedule": schedule_label},
+        )
+        for moves_label, share in (("échanges", 0.0), ("échanges et rotations", 0.5))
+        for schedule_label, reheat in (("redémarrage", None), ("réchauffement", 0.5))
+    ),
+    puzzles=(PuzzleSet("expert", (0, 1, 2, 3, 4)),),
+    seeds=tuple(range(6)),
+    budget=150_000,
+    slice=Slice(("échanges, réchauffement", "échanges et rotations, réchauffement"), (0, 1), ("expert-00",)),
+)
+ANNEALING_DIABOLIQUE = Campaign(
+    name="annealing-diabolique",
+    description="Lesson 02's deep puzzles: the restricted annealer with reheating, before (random swaps and "
+    "rotations of three cells in the row space) and after (cycles from a cell in conflict, in the row space and "
+    "in the box space, the default), on 5 diabolique puzzles x 6 seeds = 30 runs each, 400,000 evaluations per run.",
+    configurations=(
+        Configuration(
+            "échanges et rotations, lignes",
+            "annealing",
+            {**_SWAPS, "rotation_share": 0.5},
+            {"moves": "échanges et rotations", "space": "lignes"},
+        ),
+        Configuration(
+            "cycles, lignes",
+            "annealing",
+            {**_RESTRICTED, "space": "rows", "moves": "cycles"},
+            {"moves": "cycles", "space": "lignes"},
+        ),
+        Configuration(
+            "cycles, blocs",
+            "annealing",
+            {**_RESTRICTED, "space": "boxes", "moves": "cycles"},
+            {"moves": "cycles", "space": "blocs"},
+        ),
+    ),
+    puzzles=(PuzzleSet("diabolique", (0, 1, 2, 3, 4)),),
+    seeds=tuple(range(6)),
+    budget=400_000,
+    slice=Slice(("cycles, blocs",), (0, 1), ("diabolique-01",)),
+)

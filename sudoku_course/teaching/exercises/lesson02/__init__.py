@@ -22,6 +22,7 @@ register(
         answers=("sudoku_course.cost.givens_conflicts",),
         level="échauffement",
         minutes=10,
+        essential=False,
     )
 )
 
@@ -35,6 +36,7 @@ register(
         make_cases=cases.block_swap_cases,
         level="intermédiaire",
         minutes=20,
+        essential=False,
     )
 )
 
@@ -118,6 +120,7 @@ register(
         answers=("sudoku_course.solvers.annealing.adapted_alpha",),
         level="intermédiaire",
         minutes=10,
+        essential=False,
     )
 )
 
@@ -134,6 +137,7 @@ register(
         answers=("sudoku_course.solvers.annealing.anneal_chain", "sudoku_course.solvers.annealing.AnnealingSolver"),
         level="avancé",
         minutes=30,
+        essential=False,
     )
 )
 
@@ -147,6 +151,7 @@ register(
         make_cases=cases.extended_move_cases,
         level="avancé",
         minutes=25,
+        essential=False,
     )
 )
 
@@ -160,6 +165,7 @@ register(
         make_cases=cases.ratios_cases,
         level="échauffement",
         minutes=5,
+        essential=False,
     )
 )
 
@@ -173,5 +179,6 @@ register(
         make_cases=cases.growth_class_cases,
         level="intermédiaire",
         minutes=10,
+        essential=False,
     )
 )
