@@ -46,6 +46,7 @@ from .solvers import Budget, get_solver
 CAMPAIGNS: dict[str, str] = {
     "crossstudy-exploration": "sudoku_course.crossstudy:EXPLORATION",
     "crossstudy-confirmatory": "sudoku_course.crossstudy:CONFIRMATORY",
+    "swarms-restricted": "sudoku_course.campaigns:SWARMS_RESTRICTED",
 }
 """Campaign name -> "module:attribute" of its declaration."""
 TEMOIN = "témoin"
@@ -349,3 +350,28 @@ def check_slice(
     except AssertionError as difference:
         raise StaleCampaign(f"the slice of campaign {campaign.name!r} differs from its data: {difference}") from None
     return again
+
+
+# ---- lesson 03
+SWARMS_RESTRICTED = Campaign(
+    name="swarms-restricted",
+    description="Lesson 03's restricted swarms: the swap PSO and the worker/explorer swarm, without and with "
+    "restrict (candidates left by propagation, their restricted defaults), medium-00 to medium-02, 10 seeds, "
+    "30,000 evaluations per run.",
+    configurations=tuple(
+        Configuration(
+            f"{label}{' restreint' if restrict else ''}",
+            solver,
+            {"restrict": True} if restrict else {},
+            {"swarm": label, "restricted": "oui" if restrict else "non"},
+        )
+        for solver, label in (("swap-pso", "PSO à échanges"), ("swarm", "essaim d'ouvrières et d'exploratrices"))
+        for restrict in (False, True)
+    ),
+    puzzles=(PuzzleSet("medium", (0, 1, 2)),),
+    seeds=tuple(range(10)),
+    budget=30_000,
+    slice=Slice(
+        ("PSO à échanges restreint", "essaim d'ouvrières et d'exploratrices restreint"), (0, 1), ("medium-01",)
+    ),
+)
