@@ -48,6 +48,7 @@ CAMPAIGNS: dict[str, str] = {
     "crossstudy-confirmatory": "sudoku_course.crossstudy:CONFIRMATORY",
     "annealing-expert": "sudoku_course.campaigns:ANNEALING_EXPERT",
     "annealing-diabolique": "sudoku_course.campaigns:ANNEALING_DIABOLIQUE",
+    "swarms-restricted": "sudoku_course.campaigns:SWARMS_RESTRICTED",
 }
 """Campaign name -> "module:attribute" of its declaration."""
 TEMOIN = "témoin"
@@ -407,4 +408,29 @@ ANNEALING_DIABOLIQUE = Campaign(
     seeds=tuple(range(6)),
     budget=400_000,
     slice=Slice(("cycles, blocs",), (0, 1), ("diabolique-01",)),
+)
+
+
+# ---- lesson 03
+SWARMS_RESTRICTED = Campaign(
+    name="swarms-restricted",
+    description="Lesson 03's restricted swarms: the swap PSO and the worker/explorer swarm, without and with "
+    "restrict (candidates left by propagation, their restricted defaults), medium-00 to medium-02, 10 seeds, "
+    "30,000 evaluations per run.",
+    configurations=tuple(
+        Configuration(
+            f"{label}{' restreint' if restrict else ''}",
+            solver,
+            {"restrict": True} if restrict else {},
+            {"swarm": label, "restricted": "oui" if restrict else "non"},
+        )
+        for solver, label in (("swap-pso", "PSO à échanges"), ("swarm", "essaim d'ouvrières et d'exploratrices"))
+        for restrict in (False, True)
+    ),
+    puzzles=(PuzzleSet("medium", (0, 1, 2)),),
+    seeds=tuple(range(10)),
+    budget=30_000,
+    slice=Slice(
+        ("PSO à échanges restreint", "essaim d'ouvrières et d'exploratrices restreint"), (0, 1), ("medium-01",)
+    ),
 )

@@ -495,7 +495,7 @@ def default_hive(puzzle, iterations, seed):
 WRONG_TRACKS = {
     with_restarts: "une seule tentative",
     epoch_numbers: "remonte",
-    default_hive: "100 organismes",
+    default_hive: "100 individus",
 }
 
 

@@ -300,7 +300,7 @@ ERROR_MESSAGES: tuple[tuple[str, str], ...] = (
     (
         r"the hive needs at least one worker and one explorer: population_size=(?P<size>\S+) and "
         r"worker_ratio=(?P<ratio>\S+) give .*",
-        "la ruche demande au moins une ouvrière et une exploratrice : population_size = {size} et worker_ratio = "
+        "l'essaim demande au moins une ouvrière et une exploratrice : population_size = {size} et worker_ratio = "
         "{ratio} n'en donnent pas",
     ),
     (r"the design needs at least one (?P<what>puzzle|seed)", "le plan demande au moins une grille (ou une graine)"),

@@ -24,6 +24,7 @@ register(
         time_limit=STUDY_TIME_LIMIT,
         level="échauffement",
         minutes=15,
+        essential=False,
     )
 )
 
@@ -54,6 +55,7 @@ register(
         answers=("sudoku_course.solvers.local_search.hill_climb",),
         level="intermédiaire",
         minutes=25,
+        essential=False,
     )
 )
 
@@ -67,6 +69,7 @@ register(
         make_cases=cases.hybrid_step_cases,
         level="avancé",
         minutes=20,
+        essential=False,
     )
 )
 
@@ -143,5 +146,6 @@ register(
         make_cases=cases.grid_search_cases,
         level="intermédiaire",
         minutes=20,
+        essential=False,
     )
 )

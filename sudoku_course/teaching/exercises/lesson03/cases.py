@@ -261,7 +261,7 @@ def convergence_cases(seed: int | None) -> list[Case]:
             _convergence_judge(iterations),
             agree=close,
             disagree=(
-                "ce ne sont pas les meilleurs coûts de cet essaim (100 organismes, une tentative, la graine donnée)"
+                "ce ne sont pas les meilleurs coûts de cet essaim (100 individus, une tentative, la graine donnée)"
             ),
         )
         for label, puzzle, iterations, run_seed in settings
