@@ -46,6 +46,8 @@ from .solvers import Budget, get_solver
 CAMPAIGNS: dict[str, str] = {
     "crossstudy-exploration": "sudoku_course.crossstudy:EXPLORATION",
     "crossstudy-confirmatory": "sudoku_course.crossstudy:CONFIRMATORY",
+    "ga-encodings": "sudoku_course.campaigns:GA_ENCODINGS",
+    "ga-restricted": "sudoku_course.campaigns:GA_RESTRICTED",
     "annealing-expert": "sudoku_course.campaigns:ANNEALING_EXPERT",
     "annealing-diabolique": "sudoku_course.campaigns:ANNEALING_DIABOLIQUE",
     "swarms-restricted": "sudoku_course.campaigns:SWARMS_RESTRICTED",
@@ -352,6 +354,44 @@ def check_slice(
     except AssertionError as difference:
         raise StaleCampaign(f"the slice of campaign {campaign.name!r} differs from its data: {difference}") from None
     return again
+
+
+# ---- lesson 01
+LESSON01_SEEDS = tuple(range(30))
+"""Seeds of lesson 01's campaigns: 30 runs per configuration and grid."""
+LESSON01_BUDGET = 20_000
+"""Evaluations per run of lesson 01's campaigns: both together take about 3.5 minutes of CPU (203 s measured)."""
+GA_ENCODINGS = Campaign(
+    name="ga-encodings",
+    description="Lesson 01: the GA with one gene per cell, a permutation per row and a permutation per box, "
+    "beside four exact solvers, on the témoin and the next two easy puzzles, 30 seeds, 20,000 evaluations per run.",
+    configurations=(
+        Configuration("GA par case", "genetic", {"encoding": "cells"}),
+        Configuration("GA par ligne", "genetic", {"encoding": "rows"}),
+        Configuration("GA par bloc", "genetic", {"encoding": "boxes"}),
+        Configuration("exact", "exact"),
+        Configuration("backtracking", "backtracking"),
+        Configuration("CP-SAT", "cp-sat"),
+        Configuration("Z3", "z3"),
+    ),
+    puzzles=(PuzzleSet(TEMOIN), PuzzleSet("easy", (1, 2))),
+    seeds=LESSON01_SEEDS,
+    budget=LESSON01_BUDGET,
+    slice=Slice(("GA par ligne", "GA par bloc"), (0, 1, 2), (TEMOIN,)),
+)
+GA_RESTRICTED = Campaign(
+    name="ga-restricted",
+    description="Lesson 01: the GA on row permutations, plain or restricted to the candidates (mutation by "
+    "conflict cycles), on the first three medium puzzles, 30 seeds, 20,000 evaluations per run.",
+    configurations=(
+        Configuration("GA par ligne", "genetic", {"encoding": "rows"}),
+        Configuration("GA par ligne restreint", "genetic", {"encoding": "rows", "restrict": True}),
+    ),
+    puzzles=(PuzzleSet("medium", (0, 1, 2)),),
+    seeds=LESSON01_SEEDS,
+    budget=LESSON01_BUDGET,
+    slice=Slice(("GA par ligne restreint",), (0, 1), ("medium-01",)),
+)
 
 
 # ---- lesson 02

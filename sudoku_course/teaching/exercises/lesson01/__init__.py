@@ -1,4 +1,4 @@
-"""Lesson 01 (genetic algorithm): its seven exercises, registered.
+"""Lesson 01 (genetic algorithm): its seven exercises, registered (four « pour aller plus loin »).
 
 `references` holds the answers (never inside the grader's sandbox), `provided` the loop `evolve` that runs
 the student's generation, `cases` the cases and their judges.
@@ -23,6 +23,7 @@ register(
         answers=("sudoku_course.cost.weighted_conflicts", "sudoku_course.cost.unit_conflicts"),
         level="échauffement",
         minutes=10,
+        essential=False,
     )
 )
 
@@ -52,6 +53,7 @@ register(
         answers=("sudoku_course.solvers.genetic.uniform_crossover",),
         level="intermédiaire",
         minutes=20,
+        essential=False,
     )
 )
 
@@ -94,6 +96,7 @@ register(
         time_limit=30.0,
         level="échauffement",
         minutes=10,
+        essential=False,
     )
 )
 
@@ -107,5 +110,6 @@ register(
         make_cases=cases.time_ratio_cases,
         level="échauffement",
         minutes=10,
+        essential=False,
     )
 )
