@@ -141,7 +141,8 @@ def benchmark(
     tasks = plan(solvers, puzzles, seeds)
     rows = run_tasks(tasks, run_budget, n_jobs, backend, scheduler)
     solvers_run = ", ".join(dict.fromkeys(task.label for task in tasks))
-    rows = list(progress_bar(rows, total=len(tasks), desc=f"banc d'essai : {solvers_run}", progress=progress))
+    # the bar names only the solvers: it reads the same in a French notebook and in the English command line
+    rows = list(progress_bar(rows, total=len(tasks), desc=solvers_run, progress=progress))
     return pd.DataFrame(rows, columns=COLUMNS).astype(COLUMN_TYPES)
 
 

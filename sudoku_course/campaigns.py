@@ -246,11 +246,10 @@ def _run(
         results = run_tasks(tasks, budget, n_jobs=-1 if n_jobs is None else n_jobs)
     else:
         results = run_tasks(tasks, budget, backend="dask", scheduler=scheduler)
-    label = f"campagne {campaign.name}"
     factors = {c.label: dict(c.factors) for c in campaign.configurations}
     solvers = {c.label: c.solver for c in campaign.configurations}
     rows = []
-    for result in progress_bar(results, total=len(tasks), desc=label, progress=progress):
+    for result in progress_bar(results, total=len(tasks), desc=campaign.name, progress=progress):  # a name: no language
         if result["error"]:
             raise RuntimeError(f"{result['solver']} on {result['puzzle']}, seed {result['seed']}: {result['error']}")
         rows.append(

@@ -14,7 +14,8 @@ invariant, and give the cost (conflicts of the decoded grid).
   single candidate becomes a given, and every free cell keeps one of its
   candidates. A random candidate is then a random matching of each unit's cells
   to its digits (`random_matching`), a move swaps two cells or rotates three of
-  one unit within their candidates, and `repair` re-matches the units whose
+  one unit within their candidates (`conflict_cycles` turns a cycle of any length
+  started from a cell in conflict), and `repair` re-matches the units whose
   cells left their candidates.
 - ContinuousSpace: one real per free cell in [1, n + 1), decoded by floor.
 - RandomKeySpace: one real key per free cell in [0, 1); each row's missing
@@ -361,6 +362,83 @@ class PermutationSpace(Space):
         # in that order: for a swap (k == j), j is written twice and keeps the digit of i
         batch[moving, i], batch[moving, j], batch[moving, k] = digit_j, digit_k, digit_i
         return batch
+
+    def conflict_cycles(self, batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """One cycle move for each candidate of `batch` (one per row), all drawn at once; `batch` is unchanged.
+
+        The vectorised form of the restricted annealer's move (`solvers.annealing.cycle_from`): a walk starts
+        from a position in conflict (its digit repeats in a row, a column or a box of the decoded grid; any
+        movable position if none is) and goes through the positions of its unit, each time to one whose digit
+        the current position may take, until it reaches one that may take the first position's digit; then
+        every position of the cycle takes the digit of the next one. Cycles of any length link every filling
+        of a unit within its candidates, where swaps and rotations of three do not always. A candidate whose
+        walk does not close stays as is.
+        """
+        batch = np.array(batch, dtype=np.int64)
+        segment_of, segment_positions, units_of_cell = self._cycle_structure
+        movable = segment_of >= 0
+        if not len(batch) or not movable.any():
+            return batch
+        rows = np.arange(len(batch))
+        in_conflict = self._in_conflict(batch, units_of_cell) & movable
+        pool = np.where(in_conflict.any(axis=1)[:, None], in_conflict, movable)
+        start = np.argmax(rng.random(batch.shape) * pool, axis=1)  # a random position of each row's pool
+        width = segment_positions.shape[1]
+        cycle = np.full((len(batch), width), -1, dtype=np.int64)
+        cycle[:, 0] = start
+        length = np.ones(len(batch), dtype=np.int64)
+        first, current = batch[rows, start], start
+        unit = segment_positions[segment_of[start]]  # the positions of each walk's unit (-1: padding)
+        unit_digits = batch[rows[:, None], np.maximum(unit, 0)]
+        walking, closed = np.ones(len(batch), dtype=bool), np.zeros(len(batch), dtype=bool)
+        for step in range(1, width):
+            options = (unit >= 0) & ((self.allowed[current][:, None] >> unit_digits) & 1 == 1)
+            options &= ~(unit[:, :, None] == cycle[:, None, :]).any(axis=2) & walking[:, None]
+            walking &= options.any(axis=1)
+            following = unit[rows, np.argmax(rng.random(options.shape) * options, axis=1)]
+            cycle[walking, step] = following[walking]
+            length += walking
+            current = np.where(walking, following, current)
+            closing = walking & ((self.allowed[current] >> first) & 1 == 1)
+            closed |= closing
+            walking &= ~closing
+            if not walking.any():
+                break
+        moved = batch.copy()
+        rank = np.arange(width)[None, :]
+        turned = closed[:, None] & (rank < length[:, None])  # the places of each closed cycle
+        following = cycle[rows[:, None], (rank + 1) % length[:, None]]  # the next position round the cycle
+        row, place = np.nonzero(turned)
+        moved[row, cycle[row, place]] = batch[row, following[row, place]]
+        return moved
+
+    def _in_conflict(self, batch: np.ndarray, units_of_cell: np.ndarray) -> np.ndarray:
+        """For each candidate of `batch` and each position, True if its digit repeats in one of its cell's units."""
+        grids = np.tile(self.puzzle.cells.ravel(), (len(batch), 1))
+        grids[:, self.free_cells] = batch
+        n, rows = self.puzzle.size, np.arange(len(batch))[:, None, None]
+        counts = np.zeros((len(batch), 3 * n, n + 1), dtype=np.int64)  # counts[g, u, d]: digit d in unit u of grid g
+        np.add.at(counts, (rows, units_of_cell[None], grids[:, :, None]), 1)
+        repeated = (counts[rows, units_of_cell[None], grids[:, :, None]] > 1).any(axis=2)
+        return repeated[:, self.free_cells]
+
+    @cached_property
+    def _cycle_structure(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The segment of each position (-1 if alone in it: it cannot move), the positions of each segment
+        (one row each, padded with -1), and the row, column and box numbers of each flat cell (0..3n-1)."""
+        segment_of = np.full(self.dimension, -1, dtype=np.int64)
+        width = max((len(segment) for segment in self.segments), default=0)
+        segment_positions = np.full((len(self.segments), width), -1, dtype=np.int64)
+        for k, segment in enumerate(self.segments):
+            if len(segment) >= 2:
+                segment_of[segment] = k
+                segment_positions[k, : len(segment)] = segment
+        layout = self.puzzle.layout
+        units_of_cell = np.zeros((self.puzzle.cells.size, 3), dtype=np.int64)
+        for kind, units in enumerate((layout.rows, layout.columns, layout.boxes)):
+            for k, unit in enumerate(units):
+                units_of_cell[list(unit), kind] = kind * self.puzzle.size + k
+        return segment_of, segment_positions, units_of_cell
 
     # ------------------------------------------------ operators of the generic engines: whole units, swaps
     def crossover(self, first: np.ndarray, second: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -339,5 +339,5 @@ def test_each_french_template_uses_only_the_groups_of_its_pattern(pattern, templ
 
 def test_registered_solvers_and_engines_read_in_french_in_tables():
     assert set(available_solvers()) - {"exact", "backtracking"} <= set(SOLVER_LABELS)
-    table = french_table(pd.DataFrame({"solver": ["perm-ga", "mealpy-pso", "exact"], "seed": [0, 1, 2]}))
-    assert table["solveur"].tolist() == ["GA de permutations", "PSO de mealpy", "exact"]
+    table = french_table(pd.DataFrame({"solver": ["space-ga", "mealpy-pso", "exact"], "seed": [0, 1, 2]}))
+    assert table["solveur"].tolist() == ["GA générique", "PSO de mealpy", "exact"]

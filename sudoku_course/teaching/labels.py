@@ -93,6 +93,7 @@ BANK_LABELS: dict[str, str] = {
     "medium": "moyenne",
     "hard": "difficile",
     "expert": "expert",
+    "diabolique": "diabolique",
     "custom": "personnalisée",
 }
 """Bank (difficulty) name -> French adjective, feminine as in « une grille moyenne », « difficulté moyenne »."""
@@ -137,10 +138,11 @@ SOLVER_LABELS: dict[str, str] = {
     "simanneal": "recuit (simanneal)",
     "space-annealing": "recuit générique",
     "genetic": "algorithme génétique",
-    "perm-ga": "GA de permutations",
+    "space-ga": "GA générique",
     "mealpy-ga": "GA de mealpy",
     "swarm": "essaim d'ouvrières et d'exploratrices",
     "swap-pso": "PSO à échanges",
+    "space-pso": "PSO générique",
     "mealpy-pso": "PSO de mealpy",
     "cp-sat": "CP-SAT",
     "z3": "Z3",
@@ -194,10 +196,10 @@ ERROR_MESSAGES: tuple[tuple[str, str], ...] = (
         "caractère {char} inconnu à la ligne {line}, colonne {column}",
     ),
     (
-        r"unknown character (?P<char>'.*?'|\".*?\") at line (?P<line>\d+), column (?P<column>\d+) \(a (?P<side>\d+) x "
-        r"\d+ grid uses 1\.\.\d+\)",
+        r"character (?P<char>'.*?'|\".*?\") at line (?P<line>\d+), column (?P<column>\d+) is not a symbol of a "
+        r"(?P<side>\d+) x \d+ grid \((?P<symbols>.*)\)",
         "caractère {char} à la ligne {line}, colonne {column} : une grille {side} × {side} "
-        "n'utilise que les chiffres 1 à {side}",
+        "n'utilise que les symboles {symbols}",
     ),
     (
         r"expected a square grid of side 4, 9, 16 or 25, got shape (?P<shape>.*)",
