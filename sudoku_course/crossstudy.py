@@ -205,20 +205,27 @@ def factor_roles() -> pd.DataFrame:
     return pd.DataFrame(rows, columns=ROLE_COLUMNS)
 
 
+MEALPY_ENGINES = {"PSO de mealpy": ("PSO", "mealpy-pso"), "GA de mealpy": ("GA", "mealpy-ga")}
+"""The engines of the cross-check: French label (the progress bar's) -> (algorithm, registered solver)."""
+
+
 def mealpy_cross_check(
     puzzles: Mapping[str, SudokuGrid],
     seeds: Sequence[int] = SEEDS,
     population_size: int = POPULATION,
     max_iterations: int = GENERATIONS,
+    progress: bool | None = None,
 ) -> pd.DataFrame:
     """Outside the design: mealpy's PSO and GA on R1 with the design's budget, one row per run (the columns of
     `run_design`, algorithm "PSO" or "GA"), to compare our engines with a library's on the same puzzles
-    (label -> puzzle)."""
+    (label -> puzzle). progress: a progress bar, as in `run_design`."""
     sizes = {"space": "continuous", "population_size": population_size, "max_iterations": max_iterations}
-    engines = {"PSO": get_solver("mealpy-pso", **sizes), "GA": get_solver("mealpy-ga", **sizes)}
+    engines = {label: get_solver(name, **sizes) for label, (_, name) in MEALPY_ENGINES.items()}
     grids = {str(label): [as_grid(puzzle)] for label, puzzle in puzzles.items()}
-    runs = benchmark(engines, grids, seeds=seeds, budget=population_size * max_iterations, time_limit=None)
-    runs = runs.assign(puzzle=runs["difficulty"], representation="R1", algorithm=runs["solver"])
+    budget = population_size * max_iterations
+    runs = benchmark(engines, grids, seeds=seeds, budget=budget, time_limit=None, progress=progress)
+    algorithms = [MEALPY_ENGINES[label][0] for label in runs["solver"]]
+    runs = runs.assign(puzzle=runs["difficulty"], representation="R1", algorithm=algorithms)
     return runs[RUN_COLUMNS].astype({"cost": int, "evaluations": int, "solved": bool})
 
 

@@ -303,3 +303,18 @@ def test_a_stub_called_by_the_answer_is_named_in_the_verdict():
 
     report = evaluate(DOUBLE, [lambda x: helper(x)])
     assert report.stub and "la fonction helper lève encore NotImplementedError" in report.summary()
+
+
+def test_the_plan_shows_which_exercises_go_further_and_both_totals(monkeypatch, capsys):
+    further = Exercise("test_further", "99-test", ("triple",), __name__, double_cases, minutes=25, essential=False)
+    monkeypatch.setitem(REGISTRY, DOUBLE.name, DOUBLE)
+    monkeypatch.setitem(REGISTRY, further.name, further)
+    rows = checks.plan_rows("99-test")
+    assert [(row.names, row.minutes, row.essential) for row in rows] == [("double", 15, True), ("triple", 25, False)]
+    checks.show_plan("99-test")
+    printed = capsys.readouterr().out.splitlines()
+    assert printed == [
+        "- double : intermédiaire, 15 min",
+        "- triple : intermédiaire, 25 min (pour aller plus loin)",
+        "Exercices essentiels : 15 min ; tout compris : 40 min",
+    ]

@@ -725,8 +725,9 @@ def test_the_confirmatory_seeds_follow_their_rule_and_are_new():
     assert not set(seeds) & numbers
 
 
-def test_mealpy_cross_check_runs_outside_the_design_with_its_budget():
-    runs = mealpy_cross_check({"témoin": reference()}, seeds=(0,), population_size=10, max_iterations=5)
+def test_mealpy_cross_check_runs_outside_the_design_with_its_budget(capsys):
+    runs = mealpy_cross_check({"témoin": reference()}, seeds=(0,), population_size=10, max_iterations=5, progress=True)
+    assert "PSO de mealpy, GA de mealpy" in capsys.readouterr().err  # the bar names the engines that run
     assert list(runs.columns) == RUN_COLUMNS
     assert list(runs["algorithm"]) == ["PSO", "GA"] and set(runs["representation"]) == {"R1"}
     assert (runs["evaluations"] == 50).all() and (runs["puzzle"] == "témoin").all()

@@ -13,7 +13,14 @@ from hypothesis import strategies as st
 
 from sudoku_course import bench, crossstudy
 from sudoku_course.cost import UNIT_KINDS, ConflictTable, unit_conflicts
-from sudoku_course.crossstudy import OUTCOMES, bootstrap_effects, cross_table, effects_verdict, verdict
+from sudoku_course.crossstudy import (
+    OUTCOMES,
+    bootstrap_effects,
+    cross_table,
+    effects_verdict,
+    protocol_verdict,
+    verdict,
+)
 from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
 from sudoku_course.puzzles import DIFFICULTIES, load_bank, parse_puzzles, reference
 from sudoku_course.solvers import available_solvers, get_solver
@@ -34,6 +41,8 @@ from sudoku_course.teaching.display import (
     french_scientific,
     french_table,
     french_ticks,
+    french_value,
+    show_protocol_verdict,
 )
 from sudoku_course.teaching.labels import BANK_LABELS, COLUMN_LABELS, ERROR_MESSAGES, OUTCOME_LABELS, SOLVER_LABELS
 
@@ -199,6 +208,22 @@ def test_the_course_rule_explained_in_french():
     assert f"4 graines par cellule, 10{NARROW_SPACE}000 rééchantillonnages" in text
     assert ("L'interaction exclut 0" in text) == result.interaction_excludes_zero
     assert not re.search(r"\d\.\d", text)  # every number in French format
+
+
+def test_the_protocol_verdict_shown_in_french(capsys):
+    result = protocol_verdict(runs_from(SOURCE_COSTS), resamples=2000)
+    show_protocol_verdict(result, 2)
+    printed = capsys.readouterr().out
+    smaller = french_number(min(result.main_effects.values()), 2)
+    assert f"Plus grande interaction {french_number(result.interaction, 2)} ; " in printed
+    assert f"le plus petit effet principal ({smaller})" in printed
+    assert ("colonne par colonne" in printed) == result.by_cell
+    assert "facteur" in printed and "exclut 0" in printed  # the first and the last column of the gaps
+    assert printed.rstrip().endswith(f"Verdict du protocole : {french_outcome(result.outcome)}")
+
+
+def test_simulated_annealing_is_the_courses_recuit():
+    assert french_value("SA") == "recuit" and french_value("PSO") == "PSO"
 
 
 # ------------------------------------------------------------------ errors

@@ -2,27 +2,40 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
+from sudoku_course.campaigns import load_campaign
 from sudoku_course.crossstudy import (
+    ALGORITHMS,
     SEEDS,
     CrossDesign,
     bootstrap_effects,
+    confirmatory_seeds,
     cross_table,
     effects_verdict,
+    engine,
+    protocol_verdict,
     run_design,
+    simple_effects,
+    space_of,
     verdict,
 )
+from sudoku_course.puzzles import reference
 from sudoku_course.teaching.display import NARROW_SPACE
 from sudoku_course.teaching.exercises import lesson_exercises
 from sudoku_course.teaching.exercises.lesson04 import LESSON, cases
 from sudoku_course.teaching.exercises.lesson04 import references as lesson04
+from sudoku_course.teaching.exercises.lesson04.provided import ALGORITHM, anneal_in_design
+from sudoku_course.teaching.experiments import UnusableResult
 
 REFERENCES = {
     "effects_2x2": lesson04.effects_2x2,
     "bootstrap_gap": lesson04.bootstrap_gap,
     "percentile_interval": lesson04.percentile_interval,
+    "anneal_in_space": lesson04.anneal_in_space,
     "cross_study": lesson04.cross_study,
     "annealing_design": lesson04.annealing_design,
     "grid_change_rate": lesson04.grid_change_rate,
@@ -285,13 +298,166 @@ def test_an_interval_from_sorted_ranks_passes(passes):
     passes("percentile_interval", ranks)
 
 
-# ------------------------------------------------------------ cross_study
-def source_rule(puzzle, seeds=SEEDS, population_size=40, max_iterations=200):
-    design = CrossDesign(
-        {"grille": puzzle}, seeds=tuple(seeds), population_size=population_size, max_iterations=max_iterations
+# ------------------------------------------------------------ anneal_in_space
+@pytest.mark.parametrize("representation", ["R1", "R2", "R3"])
+def test_the_reference_annealer_repeats_the_course_engine(representation):
+    """Same seed, same draws as space-annealing: the same best cost after the same evaluations."""
+    for seed in (0, 5):
+        grid, cost, evaluations = lesson04.anneal_in_space(
+            space_of(representation, reference()), np.random.default_rng(seed), budget=1200, chain_length=40
+        )
+        run = engine(representation, "SA", 40, 30).solve(reference(), seed=seed, budget=1200)
+        assert (cost, evaluations) == (run.cost, run.evaluations) and grid == run.grid
+
+
+def test_the_harness_runs_the_annealer_in_the_design_as_the_campaign_did():
+    seeds = confirmatory_seeds()[:3]
+    rows = anneal_in_design(lesson04.anneal_in_space, {"témoin": reference()}, ("R2",), seeds, progress=False)
+    data = load_campaign("crossstudy-confirmatory")
+    campaign = data[(data["configuration"] == "R2 × SA") & (data["puzzle"] == "témoin") & data["seed"].isin(seeds)]
+    assert list(rows["algorithm"]) == [ALGORITHM] * 3
+    assert rows[["seed", "cost", "solved", "evaluations"]].equals(
+        campaign[["seed", "cost", "solved", "evaluations"]].reset_index(drop=True)
     )
-    table = cross_table(run_design(design, progress=False))
+
+
+def test_the_harness_says_what_it_cannot_use():
+    with pytest.raises(UnusableResult, match="renvoyé None"):
+        anneal_in_design(lambda space, rng, **settings: None, {"témoin": reference()}, ("R2",), (0,), progress=False)
+
+
+def annealer(
+    accept=None,
+    *,
+    every_move=True,
+    start_counted=True,
+    stops=True,
+    move=None,
+    schedule="chains",
+    recounts=False,
+    returns="best",
+):
+    """An annealer over the Space interface with one fault (or none): each keyword changes one step."""
+
+    def anneal(space, rng, budget=8000, t0=1.0, t_min=0.1, chain_length=40):
+        chains = budget // chain_length
+        current = space.random(rng)
+        current_cost = space.cost(current)
+        best, best_cost, evaluations = current, current_cost, int(start_counted)
+        temperature = t0
+        for k in range(chains):
+            if schedule == "chains":
+                temperature = t0 * (t_min / t0) ** (k / (chains - 1))
+            for _ in range(chain_length):
+                if evaluations >= budget or (stops and best_cost == 0):
+                    break
+                candidate = move(space, current, rng) if move else space.neighbour(current, rng)
+                candidate_cost = space.cost(candidate)
+                if recounts:
+                    current_cost = space.cost(current)
+                evaluations += 1
+                if schedule == "moves":
+                    temperature = max(t_min, temperature * (t_min / t0) ** (1 / (chains - 1)))
+                delta = candidate_cost - current_cost
+                rule = accept or (lambda delta, temperature, rng: rng.random() < math.exp(-delta / temperature))
+                if delta <= 0 and accept is None or rule(delta, temperature, rng):
+                    current, current_cost = candidate, candidate_cost
+                    if every_move and current_cost < best_cost:
+                        best, best_cost = current, current_cost
+            if current_cost < best_cost:
+                best, best_cost = current, current_cost
+        kept, kept_cost = (current, current_cost) if returns == "current" else (best, best_cost)
+        return space.decode(kept), kept_cost, evaluations
+
+    return anneal
+
+
+def swap_by_hand(space, candidate, rng):
+    new = candidate.copy()
+    i, j = rng.choice(len(new), size=2, replace=False)
+    new[[i, j]] = new[[j, i]]
+    return new
+
+
+WRONG_ANNEALERS = {  # wrong answer -> what its first verdict must say
+    "greedy": (annealer(lambda delta, temperature, rng: delta <= 0), "n'accepte aucune hausse"),
+    "inverted rule": (
+        annealer(lambda delta, temperature, rng: delta <= 0 or rng.random() > math.exp(-delta / temperature)),
+        "exp(−Δ/T)",
+    ),
+    "Δ times T": (
+        annealer(lambda delta, temperature, rng: delta <= 0 or rng.random() < math.exp(-delta * temperature)),
+        "exp(−Δ/T)",
+    ),
+    "ties refused": (annealer(lambda delta, temperature, rng: delta < 0), "(Δ ≤ 0) doit toujours être accepté"),
+    "global generator": (
+        annealer(lambda delta, temperature, rng: delta <= 0 or np.random.random() < math.exp(-delta / temperature)),
+        "tirez tout le hasard du rng reçu",
+    ),
+    "best forgotten": (annealer(returns="current"), "gardez le meilleur candidat vu"),
+    "start not counted": (annealer(start_counted=False), "celle du départ comprise"),
+    "never stops": (annealer(stops=False), "s'arrêter dès qu'un candidat de coût 0"),
+    "own move": (annealer(move=swap_by_hand), "un candidat que l'espace n'a pas produit"),
+    "no cooling": (annealer(schedule="none"), "la température descend de t0 à t_min"),
+    "cools at every move": (annealer(schedule="moves"), "ne baisse qu'après chaque chaîne"),
+    "current cost recounted": (annealer(recounts=True), "n'est évalué qu'une fois"),
+    "space's dimension read": (
+        annealer(move=lambda space, candidate, rng: space.neighbour(candidate, rng) if space.dimension else None),
+        "il a demandé space.dimension",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", WRONG_ANNEALERS)
+def test_wrong_annealers_fail_and_name_their_fault(name, fails_without_leak):
+    wrong, fault = WRONG_ANNEALERS[name]
+    details = [result.detail for result in fails_without_leak("anneal_in_space", wrong).details if result.detail]
+    assert fault in details[0]
+
+
+def test_the_best_kept_only_at_the_end_of_chains_is_caught(fails_without_leak):
+    details = [result.detail for result in fails_without_leak("anneal_in_space", annealer(every_move=False)).details]
+    assert any("pas seulement en fin de chaîne" in detail for detail in details)
+
+
+def test_annealers_written_another_way_pass(passes):
+    """One loop over the moves, a draw before every move, the temperature multiplied after each chain, copies."""
+
+    def one_loop(space, rng, budget=8000, t0=1.0, t_min=0.1, chain_length=40):
+        alpha = (t_min / t0) ** (1 / (budget // chain_length - 1))
+        current = space.random(rng)
+        current_cost, evaluations, temperature = space.cost(current), 1, t0
+        best, best_cost = current.copy(), current_cost
+        while evaluations < budget and best_cost > 0:
+            candidate = space.neighbour(current, rng)
+            draw = rng.random()
+            candidate_cost = space.cost(candidate)
+            evaluations += 1
+            if draw < math.exp(-max(0, candidate_cost - current_cost) / temperature):
+                current, current_cost = candidate, candidate_cost
+            if current_cost < best_cost:
+                best, best_cost = current.copy(), current_cost
+            if (evaluations - 1) % chain_length == 0:
+                temperature *= alpha
+        return space.decode(best), np.int64(best_cost), evaluations
+
+    passes("anneal_in_space", one_loop)
+
+
+# ------------------------------------------------------------ cross_study
+def runs_of(puzzle, seeds, population_size, max_iterations, algorithms=ALGORITHMS):
+    design = CrossDesign({"grille": puzzle}, ("R1", "R2"), algorithms, tuple(seeds), population_size, max_iterations)
+    return run_design(design, progress=False)
+
+
+def source_rule(puzzle, seeds=SEEDS, population_size=40, max_iterations=200):
+    table = cross_table(runs_of(puzzle, seeds, population_size, max_iterations))
     return table, verdict(table)
+
+
+def exploratory_rule(puzzle, seeds=SEEDS, population_size=40, max_iterations=200):
+    runs = runs_of(puzzle, seeds, population_size, max_iterations, ("PSO", "GA"))
+    return cross_table(runs), effects_verdict(bootstrap_effects(runs))
 
 
 def protocol_seeds_always(puzzle, seeds=SEEDS, population_size=40, max_iterations=200):
@@ -306,31 +472,26 @@ def refuses_nothing(puzzle, seeds=SEEDS, population_size=40, max_iterations=200)
 
 
 def runs_not_table(puzzle, seeds=SEEDS, population_size=40, max_iterations=200):
-    design = CrossDesign(
-        {"grille": puzzle}, seeds=tuple(seeds), population_size=population_size, max_iterations=max_iterations
-    )
-    runs = run_design(design, progress=False)
-    return runs, effects_verdict(bootstrap_effects(runs))
+    runs = runs_of(puzzle, seeds, population_size, max_iterations)
+    return runs, protocol_verdict(runs)
 
 
 def effects_not_verdict(puzzle, seeds=SEEDS, population_size=40, max_iterations=200):
-    design = CrossDesign(
-        {"grille": puzzle}, seeds=tuple(seeds), population_size=population_size, max_iterations=max_iterations
-    )
-    runs = run_design(design, progress=False)
-    return cross_table(runs), bootstrap_effects(runs)
+    runs = runs_of(puzzle, seeds, population_size, max_iterations)
+    return cross_table(runs), simple_effects(runs)
 
 
 @pytest.mark.parametrize(
-    "wrong", [source_rule, protocol_seeds_always, refuses_nothing, runs_not_table, effects_not_verdict]
+    "wrong",
+    [source_rule, exploratory_rule, protocol_seeds_always, refuses_nothing, runs_not_table, effects_not_verdict],
 )
 def test_wrong_cross_studies_fail(wrong, fails_without_leak):
     fails_without_leak("cross_study", wrong)
 
 
-def test_effects_without_the_rule_are_sent_to_effects_verdict(fails_without_leak):
+def test_effects_without_the_rule_are_sent_to_protocol_verdict(fails_without_leak):
     report = fails_without_leak("cross_study", effects_not_verdict)
-    assert "effects_verdict" in report.details[0].detail
+    assert "protocol_verdict" in report.details[0].detail
 
 
 # ------------------------------------------------------------ annealing_design

@@ -47,6 +47,7 @@ CHROMIUM_FLAGS = [
 LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 EXERCISES = sorted((ROOT / "exercises").glob("*.ipynb"))
 SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
+PROTOCOLS = sorted((ROOT / "studies").glob("*.md"))
 JUPYTERHUB = "https://hub.example.org"
 ARCHIVE = "sudoku-course.zip"
 NO_BREAK_SPACES = "\u00a0\u202f"
@@ -121,6 +122,20 @@ def test_page_titles_are_the_lesson_titles(student_site):
         assert title and plain(title.group(1)) == heading, notebook.name
 
 
+def test_each_protocol_is_a_page_and_lesson_04_links_to_its_own(student_site):
+    assert [protocol.name for protocol in PROTOCOLS] == ["crossstudy-protocol.md"]
+    for protocol in PROTOCOLS:
+        html = html_of(student_site, f"studies/{protocol.stem}.html")
+        heading = protocol.read_text(encoding="utf-8").splitlines()[0].removeprefix("# ")
+        title = re.search(r"<title>(.*?) &#8212;", html)
+        assert title and plain(title.group(1)) == heading, protocol.name
+        code = r'<code class="[^"]*literal[^"]*">'
+        commit_as_code = code + r'<span class="pre">COMMIT:</span> <span class="pre">[0-9a-f]{40}</span></code>'
+        assert re.search(commit_as_code, html), protocol.name
+    lesson = html_of(student_site, "notebooks/04-representation-contre-algorithme.html")
+    assert 'href="../studies/crossstudy-protocol.html"' in lesson
+
+
 def test_notebook_links_became_page_links(student_site):
     for page in student_site.rglob("*.html"):
         links = re.findall(r"<a [^>]*>", page.read_text(encoding="utf-8"))
@@ -145,11 +160,11 @@ def test_mathjax_is_one_component_loaded_only_by_pages_with_math(student_site):
 
 
 def test_previous_and_next_follow_the_order_of_work(student_site):
-    """Home, getting started, then lesson NN, its exercises, lesson NN+1, and the glossary last."""
+    """Home, getting started, then lesson NN, its exercises, lesson NN+1, and the glossary and the protocols last."""
     expected = ["ACCUEIL.html", "DEMARRER.html"]
     for lesson, exercises in zip(LESSONS, EXERCISES, strict=True):
         expected += [page_of(lesson), page_of(exercises)]
-    expected.append("GLOSSAIRE.html")
+    expected += ["GLOSSAIRE.html", *(f"studies/{protocol.stem}.html" for protocol in PROTOCOLS)]
     chain = ["ACCUEIL.html"]
     while following := re.search(r'<link rel="next" title="[^"]*" href="([^"]+)"', html_of(student_site, chain[-1])):
         chain.append(os.path.normpath(os.path.join(os.path.dirname(chain[-1]), following.group(1))))
@@ -240,7 +255,11 @@ def test_the_archive_holds_the_students_course_and_no_solution(installing_archiv
         names = set(archive.namelist())
     expected = {"ACCUEIL.md", "DEMARRER.md", "requirements.lock", "puzzles/README.md", "puzzles/easy.txt"}
     expected |= {f"{notebook.parent.name}/{notebook.name}" for notebook in LESSONS + EXERCISES}
+    expected |= {f"studies/{protocol.name}" for protocol in PROTOCOLS}
     assert {f"sudoku-course/{name}" for name in expected} <= names
+    with zipfile.ZipFile(student_site / ARCHIVE) as archive:
+        for protocol in PROTOCOLS:  # the preregistration as committed, byte for byte
+            assert archive.read(f"sudoku-course/studies/{protocol.name}") == protocol.read_bytes()
     assert [name for name in names if re.fullmatch(r"sudoku-course/sudoku_course-[^/]*\.whl", name)]
     assert not [name for name in names if "solution" in name.lower()]
     locked = set((ROOT / "requirements.lock").read_text(encoding="utf-8").splitlines())

@@ -1,9 +1,10 @@
 """The students' course as one archive, `sudoku-course.zip`, offered by the page DEMARRER.md.
 
 The archive's only top folder, `sudoku-course/`, holds the lessons, the exercises, the puzzle banks, the
-package as a wheel, the home page, DEMARRER.md (how to install and start JupyterLab) and the students' part
-of requirements.lock: the exact versions of what `sudoku_course[notebooks]` needs, without the tools of the
-course's developers (the site's builder, the browser tests, the linters). Never the solutions.
+package as a wheel, the home page, the glossary, the preregistered protocols (studies/), DEMARRER.md (how to
+install and start JupyterLab) and the students' part of requirements.lock: the exact versions of what
+`sudoku_course[notebooks]` needs, without the tools of the course's developers (the site's builder, the browser
+tests, the linters). Never the solutions.
 
 It is built before the pages are read, so that DEMARRER's download link can give its size.
 """
@@ -28,6 +29,7 @@ ARCHIVE_FILES = [
     "ACCUEIL.md",
     "DEMARRER.md",
     "GLOSSAIRE.md",
+    "studies/*.md",
     "notebooks/*.ipynb",
     "exercises/*.ipynb",
     "puzzles/*.txt",

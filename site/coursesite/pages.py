@@ -1,7 +1,8 @@
 """The site's pages: their order, the notebooks' own links, download links and figures.
 
-- Order of work: the sidebar and previous/next run lesson NN, exercises NN, lesson NN+1 (then the solutions,
-  in the instructors' site).
+- Order of work: the sidebar and previous/next run lesson NN, exercises NN, lesson NN+1, then the glossary and the
+  preregistered protocols of `studies/` (then the solutions, in the instructors' site).
+- A protocol's page shows the file as committed; its machine-read line « COMMIT: <hash> » shows as code.
 - Each notebook opens and ends with its own navigation line (previous | Sommaire | next), made for JupyterLab;
   on the site the theme's previous/next replace it, so that they appear once per page.
 - A lesson links to its exercise notebook by the notebook's path (« ../exercises/02-recuit-simule.ipynb »);
@@ -32,6 +33,8 @@ COURSE_FOLDER = "sudoku-course"
 STUDENT_FOLDERS = ("notebooks", "exercises")
 START_PAGE = "DEMARRER"
 GLOSSARY_PAGE = "GLOSSAIRE"
+STUDIES_FOLDER = "studies"
+COMMIT_LINE = re.compile(r"^COMMIT: [0-9a-f]+$", re.M)
 
 EXERCISES_NAMED = re.compile(r"[Ee]xercices?\s+(\d+(?:\s*(?:,|et|à)\s*\d+)*)")
 EXERCISE_HEADING = re.compile(r"Exercice (\d+)\b")
@@ -43,12 +46,17 @@ def notebooks(folder: str) -> list[str]:
     return [f"{folder}/{path.stem}" for path in sorted((ROOT / folder).glob("*.ipynb"))]
 
 
+def protocols() -> list[str]:
+    """The docnames of the preregistered protocols (studies/*.md), in name order."""
+    return [f"{STUDIES_FOLDER}/{path.stem}" for path in sorted((ROOT / STUDIES_FOLDER).glob("*.md"))]
+
+
 def course_order() -> list[str]:
     """Every page after the home page, in the order of work: start, then lesson NN, exercises NN, lesson NN+1,
-    and the glossary last."""
+    then the glossary and the protocols."""
     notebook_pages = notebooks("notebooks") + notebooks("exercises")
     ordered = sorted(notebook_pages, key=lambda name: (Path(name).name[:2], name.startswith("exercises/")))
-    return [START_PAGE, *ordered, GLOSSARY_PAGE]
+    return [START_PAGE, *ordered, GLOSSARY_PAGE, *protocols()]
 
 
 def toctree(caption: str, docnames: list[str]) -> str:
@@ -68,6 +76,13 @@ def add_table_of_contents(app, docname: str, source: list[str]) -> None:
         source[0] += toctree("Le cours", course_order())
         if "solutions" in app.config.course_notebook_folders:
             source[0] += solutions_section() + toctree("Solutions", notebooks("solutions"))
+
+
+def show_commit_line_as_code(app, docname: str, source: list[str]) -> None:
+    """In a protocol's page, the line « COMMIT: <hash> » (read by the campaigns, English) shows as code, not
+    prose (the protocol's file is never edited: it is the preregistration)."""
+    if docname in protocols():
+        source[0] = COMMIT_LINE.sub(lambda line: f"`{line.group(0)}`", source[0])
 
 
 def is_notebook_page(app, docname: str) -> bool:
@@ -178,6 +193,7 @@ def setup(app) -> dict:
     app.add_config_value("course_notebook_folders", list(STUDENT_FOLDERS), "env")
     app.add_config_value("course_jupyterhub", "", "env")
     app.connect("source-read", add_table_of_contents)
+    app.connect("source-read", show_commit_line_as_code)
     for step in (remove_navigation_lines, name_exercise_links, add_notebook_links, describe_figures):
         app.connect("doctree-resolved", step)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from .durations import FURTHER
 from .exercises import Case as ExerciseCase
 from .exercises import Exercise, NotPlainError, exercise, lesson_exercises
 from .exercises.common import french
@@ -309,25 +310,51 @@ def check(name: str, *functions: Callable, strict: bool | None = None) -> CheckR
 
 
 # ------------------------------------------------------------ the plan
-def plan_rows(lesson: str) -> list[tuple[str, str, int]]:
-    """(function names, level, minutes) of each exercise of `lesson`, in order."""
-    return [(", ".join(item.functions), item.level, item.minutes) for item in lesson_exercises(lesson)]
+@dataclass(frozen=True)
+class PlanRow:
+    """One exercise in a lesson's plan: the functions to write, level, estimated minutes, essential or not."""
+
+    names: str
+    level: str
+    minutes: int
+    essential: bool
+
+    @property
+    def note(self) -> str:
+        """« (pour aller plus loin) » for an exercise outside the essential path, else nothing."""
+        return "" if self.essential else f" ({FURTHER})"
+
+
+def plan_rows(lesson: str) -> list[PlanRow]:
+    """The exercises of `lesson`, in order."""
+    return [
+        PlanRow(", ".join(item.functions), item.level, item.minutes, item.essential)
+        for item in lesson_exercises(lesson)
+    ]
+
+
+def plan_totals(rows: Sequence[PlanRow]) -> str:
+    """The French line of a plan's totals: the essential exercises' minutes, and all of them."""
+    essential = sum(row.minutes for row in rows if row.essential)
+    everything = sum(row.minutes for row in rows)
+    return f"Exercices essentiels : {essential} min ; tout compris : {everything} min"
 
 
 def show_plan(lesson: str) -> None:
-    """Show the exercises of `lesson` (notebook stem) with their level and estimated time, and the total."""
+    """Show the exercises of `lesson` (notebook stem) with their level, estimated time and whether they are « pour
+    aller plus loin », then the essential and the full totals."""
     rows = plan_rows(lesson)
-    total = sum(minutes for _, _, minutes in rows)
-    lines = [f"- {names} : {level}, {minutes} min" for names, level, minutes in rows]
-    text = "\n".join([*lines, f"Total : {total} min"])
+    totals = plan_totals(rows)
+    lines = [f"- {row.names} : {row.level}, {row.minutes} min{row.note}" for row in rows]
+    text = "\n".join([*lines, totals])
     cells = "".join(
-        f'<tr><td style="{CELL}"><code>{html.escape(names)}</code></td><td style="{CELL}">{level}</td>'
-        f'<td style="{CELL};white-space:nowrap">{minutes} min</td></tr>'
-        for names, level, minutes in rows
+        f'<tr><td style="{CELL}"><code>{html.escape(row.names)}</code>{html.escape(row.note)}</td>'
+        f'<td style="{CELL}">{row.level}</td><td style="{CELL};white-space:nowrap">{row.minutes} min</td></tr>'
+        for row in rows
     )
     headers = "".join(f'<th style="{CELL}">{title}</th>' for title in ("À écrire", "Niveau", "Durée estimée"))
     table = (
-        f"<table><tr>{headers}</tr>{cells}<tr><td colspan='2' style=\"{CELL}\"><strong>Total</strong></td>"
-        f'<td style="{CELL};white-space:nowrap"><strong>{total} min</strong></td></tr></table>'
+        f"<table><tr>{headers}</tr>{cells}<tr><td colspan='3' style=\"{CELL}\"><strong>{html.escape(totals)}"
+        "</strong></td></tr></table>"
     )
     show(text, {"text/html": table})

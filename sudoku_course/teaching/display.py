@@ -4,8 +4,9 @@ The package speaks English (columns, keys, errors, outcome codes); what a studen
 French. Call these functions in the notebooks: `french_table(summary)`, `french_number(43.5)`,
 `french_percent(0.718)`, `french_scientific(2.3e34)`, `french_keys(unit_conflicts(grid))`, `french_error(error)`,
 `french_exception(error)` (any error a student can meet, from its English message),
-`explain_effects(effects_verdict(...))`; pass `labels=PLOT_LABELS` (teaching.labels) to the plot helpers,
-and `french_ticks(*axes)` writes their tick labels the French way.
+`explain_effects(effects_verdict(...))`, `show_protocol_verdict(protocol_verdict(runs))`; pass
+`labels=PLOT_LABELS` (teaching.labels) to the plot helpers, and `french_ticks(*axes)` writes their tick labels
+the French way.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.ticker import FuncFormatter
 
-from ..crossstudy import EFFECTS, SAME_ORDER, Effects, EffectsVerdict, Gap, Verdict
+from ..crossstudy import EFFECTS, SAME_ORDER, Effects, EffectsVerdict, Gap, ProtocolVerdict, Verdict
 from ..grid import InvalidPuzzleError
 from .labels import (
     BANK_LABELS,
@@ -236,6 +237,36 @@ def explain_effects(result: EffectsVerdict, decimals: int = 1) -> str:
             "L'interaction exclut 0 : l'effet d'un facteur dépend de l'autre, lisez-la avec les effets principaux."
         )
     return "\n".join(lines)
+
+
+def protocol_reading(result: ProtocolVerdict, decimals: int = 1) -> str:
+    """The case of the protocol's rule that applies, in French: the largest interaction against the smaller main
+    effect (`decimals` digits), and how the rule reads the gaps."""
+    smaller = min(result.main_effects.values())
+    exceeds = "dépasse" if result.by_cell else "ne dépasse pas"
+    reading = "colonne par colonne et ligne par ligne" if result.by_cell else "sur les effets principaux"
+    return (
+        f"Plus grande interaction {french_number(result.interaction, decimals)} ; elle {exceeds} le plus petit effet "
+        f"principal ({french_number(smaller, decimals)}) : lecture {reading}"
+    )
+
+
+def show_protocol_verdict(result: ProtocolVerdict, decimals: int = 1) -> None:
+    """Show the protocol's verdict in French: the case of the rule that applies, the gaps it compares (a table)
+    and its outcome."""
+    print(protocol_reading(result, decimals))
+    _show_table(french_table(result.gaps.drop(columns="puzzle"), decimals=decimals))
+    print(f"Verdict du protocole : {french_outcome(result.outcome)}")
+
+
+def _show_table(table: pd.DataFrame) -> None:
+    """Display a table as a notebook does (HTML in Jupyter), or print it where IPython is missing."""
+    try:
+        from IPython.display import display
+    except ImportError:
+        print(table.to_string())
+    else:
+        display(table)
 
 
 # ------------------------------------------------------------------ errors

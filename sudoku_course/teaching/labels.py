@@ -150,9 +150,14 @@ SOLVER_LABELS: dict[str, str] = {
 """Registered solver and engine name (`solvers.REGISTRY`, the cross-study's engines) -> the French name a table
 shows; `exact` and `backtracking` read the same in French."""
 
+ALGORITHM_LABELS: dict[str, str] = {"SA": "recuit"}
+"""Algorithm of the cross-study (`crossstudy.ALGORITHMS`) -> the name the course gives it: simulated annealing is
+« recuit » (PSO and GA read the same in French)."""
+
 VALUE_LABELS: dict[str, str] = {
     **BANK_LABELS,
     **SOLVER_LABELS,
+    **ALGORITHM_LABELS,
     "representation": "représentation",
     "algorithm": "algorithme",
     "interaction": "interaction",
@@ -167,8 +172,9 @@ VALUE_LABELS: dict[str, str] = {
     "all": "toutes les grilles",
     "mean": "moyenne",
 }
-"""Values of table cells that are English words: bank names, the effect names of crossstudy, the components and
-roles of `crossstudy.factor_roles`, and the puzzle and level of a pooled or main effect."""
+"""Values of table cells that are English words: bank names, solver and algorithm names, the effect names of
+crossstudy, the components and roles of `crossstudy.factor_roles`, and the puzzle and level of a pooled or main
+effect."""
 
 UNIT_LABELS: dict[str, str] = {"row": "ligne", "column": "colonne", "box": "bloc"}
 """Kind of one unit (in an error) -> French noun."""

@@ -1,4 +1,5 @@
-"""Lesson 04 (representation versus algorithm): its seven exercises, registered.
+"""Lesson 04 (representation versus algorithm): its eight exercises, registered; the last four are « pour aller
+plus loin » (outside the session's essential path).
 
 `references` holds the answers (never inside the grader's sandbox), `cases` the cases and their judges.
 """
@@ -58,6 +59,21 @@ register(
 
 register(
     Exercise(
+        name="anneal_in_space",
+        lesson=LESSON,
+        functions=("anneal_in_space",),
+        reference_module=REFERENCES,
+        make_cases=cases.annealer_cases,
+        time_limit=10.0,
+        answers=("sudoku_course.solvers.annealing.SpaceAnnealing", "sudoku_course.crossstudy.engine"),
+        level="intermédiaire",
+        minutes=30,
+    )
+)
+
+
+register(
+    Exercise(
         name="cross_study",
         lesson=LESSON,
         functions=("cross_study",),
@@ -66,6 +82,7 @@ register(
         time_limit=20.0,
         level="intermédiaire",
         minutes=15,
+        essential=False,
     )
 )
 
@@ -79,6 +96,7 @@ register(
         make_cases=cases.annealing_design_cases,
         level="échauffement",
         minutes=10,
+        essential=False,
     )
 )
 
@@ -93,6 +111,7 @@ register(
         time_limit=10.0,
         level="intermédiaire",
         minutes=15,
+        essential=False,
     )
 )
 
@@ -107,5 +126,6 @@ register(
         answers=("sudoku_course.crossstudy.distinct_grids", "sudoku_course.crossstudy.distinct_per_generation"),
         level="échauffement",
         minutes=10,
+        essential=False,
     )
 )

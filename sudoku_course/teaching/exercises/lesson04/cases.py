@@ -11,18 +11,29 @@ with the spread of draws with replacement), the percentile method (the share of 
 and reproducibility with the generator received. The statistical tests use tolerances far wider than the
 sampling noise of a right answer.
 
-The other exercises extend the design: another grid (`cross_study`), a third algorithm (`annealing_design`,
-`grid_change_rate`) and the effective diversity of a population (`count_distinct_grids`).
+The algorithm exercise (`anneal_in_space`) is simulated annealing written over the `Space` interface: its cases
+run it on a spied space (`SpiedSpace`) that records every call, and judge properties read from those calls: only
+the space's operators used, one start, each proposal evaluated once, the budget respected and counted, the stop
+at cost 0, the best kept, the givens untouched, downhill moves accepted, rises accepted as the Metropolis rule
+expects at each chain's temperature (statistical tests far wider than the noise of a right answer), and the same
+seed giving the same run.
+
+The other exercises extend the design: another grid (`cross_study`), the design's 2 x 3 (`annealing_design`),
+moves that change nothing (`grid_change_rate`) and the effective diversity of a population
+(`count_distinct_grids`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
+from ....cost import conflicts
 from ....crossstudy import GENERATIONS, POPULATION, SEEDS, CrossDesign, space_of
 from ....grid import InvalidPuzzleError, SudokuGrid
 from ....puzzles import load_bank
@@ -32,12 +43,14 @@ from .. import Case, Plain, plain
 from ..common import (
     TEMOIN,
     case_rng,
+    french,
     inputs_after,
     integer,
     is_number,
     kind_of,
     seed_global_generators,
     temoin,
+    temoin_solution,
     unchanged,
 )
 
@@ -569,12 +582,16 @@ def _study_judge(output: Plain) -> str | None:
         return f"le premier élément doit être le tableau croisé (un DataFrame), pas {output['kind']}"
     if problem == "columns":
         return f"colonnes absentes du tableau croisé : {', '.join(output['missing'])} (voir cross_table)"
-    if len(output["cells"]) != 4:
-        return f"le plan 2 × 2 a 4 cellules, le tableau en a {len(output['cells'])}"
+    if len(output["cells"]) != 6:
+        return f"le plan 2 × 3 (R1, R2 × PSO, GA, SA) a 6 cellules, le tableau en a {len(output['cells'])}"
     if output["rule"] == "Verdict":
-        return "ce verdict est celui de la règle d'origine (verdict) : le cours lit le plan avec effects_verdict"
-    if output["rule"] == "Effects":
-        return "le second élément doit être le verdict de la règle du cours : passez ces effets à effects_verdict"
+        return "ce verdict est celui de la règle d'origine (verdict) : le protocole lit le plan avec protocol_verdict"
+    if output["rule"] == "EffectsVerdict":
+        return (
+            "ce verdict est celui des versions exploratoires (effects_verdict) : le protocole utilise protocol_verdict"
+        )
+    if output["rule"] != "ProtocolVerdict":
+        return "le second élément doit être le verdict du protocole : protocol_verdict(exécutions)"
     return None
 
 
@@ -615,8 +632,8 @@ def cross_study_cases(seed: int | None) -> list[Case]:
             _study_judge,
             agree=_same_study,
             disagree=(
-                "le tableau ou le verdict ne sont pas ceux du plan 2 × 2 (R1, R2 × PSO, GA) lancé sur cette grille "
-                "avec ces graines et ce budget, verdict donné par la règle du cours (effects_verdict)"
+                "le tableau ou le verdict ne sont pas ceux du plan 2 × 3 (R1, R2 × PSO, GA, SA) lancé sur cette "
+                "grille avec ces graines et ce budget, verdict donné par la règle du protocole (protocol_verdict)"
             ),
         )
         for puzzle, label, seeds, population, generations in settings
@@ -804,3 +821,440 @@ def count_distinct_cases(seed: int | None) -> list[Case]:
         )
         for label, space, population in settings
     ]
+
+
+# ------------------------------------------------------------ the annealer over the Space interface
+OPERATORS = ("random", "neighbour", "cost", "decode")
+"""All that an annealer may ask of a space."""
+FOREIGN = -1
+"""The identity of a candidate that the space never produced (made or changed by the annealer itself)."""
+SIGMAS = 5.0
+"""How far the uphill moves a run accepts may stray from what the Metropolis rule expects, in standard deviations
+(plus ACCEPTANCE_SLACK moves), before a case fails: a right answer strays that far about once in a million runs."""
+ACCEPTANCE_SLACK = 3.0
+
+
+class ForbiddenOperation(AttributeError):
+    """The annealer asked a spied space for something else than random, neighbour, cost and decode (an
+    AttributeError, so that hasattr and getattr with a default see a missing attribute: the spy records it anyway)."""
+
+
+class SpiedSpace:
+    """A space that records each call an annealer makes, and offers nothing but random, neighbour, cost and decode.
+
+    Candidates are known by their content: one the space produced (by random or neighbour) keeps its identity when
+    copied; one the annealer made or changed itself is FOREIGN. `events` lists the calls in order: ["random", id],
+    ["neighbour", from id, new id], ["cost", id, value], ["decode", id], ["foreign", operator] before the call
+    that received a foreign candidate, and ["forbidden", name] for any other attribute asked for."""
+
+    def __init__(self, space: Space) -> None:
+        self._space = space
+        self._known: dict[bytes, int] = {}
+        self.events: list[list] = []
+
+    def random(self, rng: np.random.Generator) -> np.ndarray:
+        candidate = self._space.random(rng)
+        self.events.append(["random", self._register(candidate)])
+        return candidate
+
+    def neighbour(self, candidate: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        origin = self._identity(candidate, "neighbour")
+        new = self._space.neighbour(candidate, rng)
+        self.events.append(["neighbour", origin, self._register(new)])
+        return new
+
+    def cost(self, candidate: np.ndarray) -> int:
+        identity = self._identity(candidate, "cost")
+        value = int(self._space.cost(candidate))
+        self.events.append(["cost", identity, value])
+        return value
+
+    def decode(self, candidate: np.ndarray) -> SudokuGrid:
+        self.events.append(["decode", self._identity(candidate, "decode")])
+        return self._space.decode(candidate)
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):  # copy, pickle and the like look for special methods: there are none here
+            raise AttributeError(name)
+        self.events.append(["forbidden", name])
+        raise ForbiddenOperation(f"l'espace n'offre au recuit que {', '.join(OPERATORS)} : pas {name}")
+
+    def _key(self, candidate) -> bytes:
+        values = np.asarray(candidate)
+        return values.dtype.str.encode() + repr(values.shape).encode() + values.tobytes()
+
+    def _register(self, candidate) -> int:
+        return self._known.setdefault(self._key(candidate), len(self._known))
+
+    def _identity(self, candidate, operator: str) -> int:
+        identity = self._known.get(self._key(candidate), FOREIGN)
+        if identity == FOREIGN:
+            self.events.append(["foreign", operator])
+        return identity
+
+
+Run = tuple[int, int]
+"""One run of a case: the seed of the annealer's generator, and the seed the global generators get just before."""
+
+
+def _annealer_runs(make_space: Callable[[], Space], runs: list[Run], settings: dict) -> Callable[..., Plain]:
+    """A call: one run of the student's annealer per (seed, global seed) on a fresh spied space, as plain data."""
+
+    def call(function: Callable) -> Plain:
+        results = []
+        for seed, global_seed in runs:
+            seed_global_generators(global_seed)
+            spy = SpiedSpace(make_space())
+            try:
+                output = _returned_triple(function(spy, np.random.default_rng(seed), **settings))
+            except ForbiddenOperation:  # the events say which attribute was asked for
+                output = {"malformed": True}
+            results.append({**output, "events": spy.events})
+        return results
+
+    return call
+
+
+def _returned_triple(output) -> dict:
+    """What the annealer returned, as plain data: the grid's cells, the cost, the evaluations (or `malformed`)."""
+    if not (isinstance(output, (tuple, list)) and len(output) == 3):
+        return {"malformed": True}
+    grid, cost, evaluations = output
+    cells = getattr(grid, "cells", None)
+    return {
+        "cells": plain(cells) if isinstance(cells, np.ndarray) else None,
+        "cost": _number_or_none(cost),
+        "evaluations": _number_or_none(evaluations),
+    }
+
+
+def _number_or_none(value) -> Plain:
+    return plain(value) if isinstance(value, (int, float, np.integer, np.floating)) else None
+
+
+ONE_START = "un seul candidat de départ : appelez space.random une fois, au début"
+EVALUATE_START = "évaluez le candidat de départ (space.cost) avant le premier mouvement"
+FROM_CURRENT = (
+    "chaque mouvement part du candidat courant (le dernier accepté), ni du meilleur ni d'un autre : "
+    "space.neighbour(courant, rng)"
+)
+UNEVALUATED = "chaque candidat proposé par space.neighbour doit être évalué par space.cost avant le mouvement suivant"
+ONCE = (
+    "chaque candidat n'est évalué qu'une fois, juste après avoir été proposé : gardez le coût du candidat courant "
+    "au lieu de le recalculer (chaque appel à space.cost compte une évaluation)"
+)
+STOP = "la recherche doit s'arrêter dès qu'un candidat de coût 0 est évalué (la grille est résolue)"
+DOWNHILL = (
+    "un mouvement qui ne fait pas monter le coût (Δ ≤ 0) doit toujours être accepté, et le mouvement suivant part "
+    "alors du candidat accepté"
+)
+BEST = (
+    "le coût renvoyé n'est pas le plus bas des coûts évalués : gardez le meilleur candidat vu et son coût, mis à "
+    "jour après chaque évaluation (pas seulement en fin de chaîne), et renvoyez-les"
+)
+MALFORMED = "la fonction doit renvoyer un triplet (grille décodée du meilleur candidat, son coût, évaluations)"
+NO_RISE = (
+    "votre recuit n'accepte aucune hausse du coût : à la température T, une hausse Δ > 0 est acceptée avec la "
+    "probabilité exp(−Δ/T) (règle de Metropolis), tirée avec rng.random()"
+)
+
+
+Move = tuple[int, int, "bool | None"]
+"""A move proposed during a run: its rank (0 for the first), Δ = cost(proposal) - cost(current), and whether it was
+accepted (None when the events cannot tell: the last move, or a proposal equal to the current candidate)."""
+
+
+@dataclass(frozen=True)
+class Walk:
+    """What a run did, read from its events: the costs evaluated, in order, and the moves proposed."""
+
+    costs: list[int]
+    moves: list[Move]
+
+
+def _walk(events: list[list]) -> Walk | str:
+    """Follow a run's events as the annealer made them; the structural fault, in French, if there is one."""
+    costs: list[int] = []
+    moves: list[Move] = []
+    current = current_cost = pending = None  # pending: [id, cost or None] of the last move proposed
+    for kind, *details in events:
+        if kind == "forbidden":
+            return f"le recuit ne demande à l'espace que {', '.join(OPERATORS)} ; il a demandé space.{details[0]}"
+        if kind == "foreign":
+            return (
+                f"un candidat que l'espace n'a pas produit a été passé à space.{details[0]} : ne fabriquez ni ne "
+                "modifiez aucun candidat vous-même, passez par space.random et space.neighbour"
+            )
+        if kind == "decode":
+            continue
+        if costs and costs[-1] == 0:
+            return STOP
+        if kind == "random":
+            if current is not None:
+                return ONE_START
+            current = details[0]
+        elif current is None:
+            return "le recuit doit partir d'un candidat tiré par space.random"
+        elif kind == "cost":
+            identity, value = details
+            if current_cost is None and pending is None and identity == current:
+                current_cost = value
+            elif pending is not None and pending[1] is None and identity == pending[0]:
+                pending[1] = value
+            else:
+                return EVALUATE_START if current_cost is None else ONCE
+            costs.append(value)
+        else:  # neighbour
+            origin, new = details
+            if current_cost is None:
+                return EVALUATE_START
+            if pending is not None:
+                if pending[1] is None:
+                    return UNEVALUATED
+                accepted = _decision(origin, current, pending[0])
+                if accepted == FROM_CURRENT:
+                    return FROM_CURRENT
+                moves.append((len(moves), pending[1] - current_cost, accepted))
+                if accepted:
+                    current, current_cost = pending
+            elif origin != current:
+                return FROM_CURRENT
+            pending = [new, None]
+    if pending is not None and pending[1] is not None:
+        moves.append((len(moves), pending[1] - current_cost, None))
+    return Walk(costs, moves)
+
+
+def _decision(origin: int, current: int, proposal: int) -> bool | None | str:
+    """Whether the last proposal was accepted, read from where the next move starts: True (from the proposal),
+    False (from the current candidate), None (the two are the same), or FROM_CURRENT (from elsewhere)."""
+    if proposal == current:
+        return None if origin == current else FROM_CURRENT
+    return {proposal: True, current: False}.get(origin, FROM_CURRENT)
+
+
+def _returned_problem(run: dict, walk: Walk, puzzle: SudokuGrid, budget: int) -> str | None:
+    """What is wrong with the budget a run spent and with the triple it returned, or None."""
+    spent = len(walk.costs)
+    if spent > budget:
+        return (
+            f"votre recuit appelle space.cost plus de {budget} fois : le budget compte toutes les évaluations, "
+            "celle du candidat de départ comprise"
+        )
+    if spent == 0 or (min(walk.costs) > 0 and spent < budget):
+        return (
+            f"sans résoudre la grille, le recuit doit dépenser tout son budget ({budget} évaluations, celle du départ "
+            "comprise) : il s'est arrêté avant"
+        )
+    if run["evaluations"] != spent:
+        return (
+            "le nombre d'évaluations renvoyé (3e élément) n'est pas le nombre d'appels à space.cost : comptez chaque "
+            "évaluation, celle du départ comprise"
+        )
+    if run["cost"] != min(walk.costs):
+        return BEST
+    n = puzzle.size
+    cells = np.asarray(run["cells"]) if run["cells"] is not None else None
+    if cells is None or cells.shape != (n, n) or cells.dtype.kind not in "iu":
+        return f"le 1er élément renvoyé doit être la grille décodée du meilleur candidat (space.decode), {n} × {n}"
+    moved = np.argwhere(puzzle.givens & (cells != puzzle.cells))
+    if moved.size:
+        row, column = moved[0] + 1
+        return f"la grille renvoyée change le chiffre donné de la ligne {row}, colonne {column} : renvoyez space.decode"
+    if conflicts(puzzle.with_cells(cells)) != run["cost"]:
+        return "la grille renvoyée n'a pas le coût renvoyé : renvoyez la grille décodée du meilleur candidat"
+    return None
+
+
+Extra = Callable[[Walk], "str | None"]
+"""A judge of one run's walk, once its structure, budget and triple are right: the acceptance of its moves."""
+
+
+def _temperatures(t0: float, t_min: float, chain_length: int, budget: int) -> Callable[[int], float]:
+    """The temperature of the move of rank n in the statement's schedule: that of chain n // chain_length."""
+    chains = budget // chain_length
+
+    def temperature(n: int) -> float:
+        return t0 * (t_min / t0) ** ((n // chain_length) / (chains - 1))
+
+    return temperature
+
+
+def _stray(moves: list[Move], temperature: Callable[[int], float]) -> float:
+    """How many more rises (Δ > 0) the moves accepted than the Metropolis rule expects, in units of the allowed
+    deviation: above 1 (too many) or below -1 (too few) is a fault. Moves whose decision is unknown are left out."""
+    chances = [(math.exp(-delta / temperature(n)), accepted) for n, delta, accepted in moves if delta > 0]
+    decided = [(chance, accepted) for chance, accepted in chances if accepted is not None]
+    expected = sum(chance for chance, _ in decided)
+    spread = math.sqrt(sum(chance * (1 - chance) for chance, _ in decided))
+    accepted = sum(bool(accepted) for _, accepted in decided)
+    return (accepted - expected) / (SIGMAS * spread + ACCEPTANCE_SLACK)
+
+
+def _metropolis(t0: float, t_min: float, chain_length: int, budget: int) -> Extra:
+    """Extra judge: at a nearly constant temperature, each size of rise Δ is accepted as exp(-Δ/T) says."""
+    temperature = _temperatures(t0, t_min, chain_length, budget)
+
+    def extra(walk: Walk) -> str | None:
+        rises = sorted({delta for _, delta, _ in walk.moves if delta > 0})
+        if rises and not any(accepted for _, delta, accepted in walk.moves if delta > 0):
+            return NO_RISE
+        for rise in rises:
+            stray = _stray([move for move in walk.moves if move[1] == rise], temperature)
+            if abs(stray) > 1:
+                how = "trop souvent" if stray > 0 else "trop rarement"
+                return (
+                    f"les hausses du coût ne sont pas acceptées avec la probabilité exp(−Δ/T) : à T ≈ {french(t0)}, "
+                    f"votre recuit accepte {how} une hausse Δ = {rise}"
+                )
+        return None
+
+    return extra
+
+
+def _cooling(t0: float, t_min: float, chain_length: int, budget: int) -> Extra:
+    """Extra judge: the rises accepted in the first half of the chains, then in the second, follow the schedule."""
+    temperature = _temperatures(t0, t_min, chain_length, budget)
+    half = (budget // chain_length) // 2 * chain_length  # the rank of the first move of the second half
+
+    def extra(walk: Walk) -> str | None:
+        if not any(accepted for _, delta, accepted in walk.moves if delta > 0):
+            return NO_RISE
+        early = _stray([move for move in walk.moves if move[0] < half], temperature)
+        late = _stray([move for move in walk.moves if move[0] >= half], temperature)
+        if early < -1 and late > 1:
+            return (
+                "plus la température baisse, plus votre recuit accepte de hausses : c'est l'inverse de la règle de "
+                "Metropolis, dont la probabilité exp(−Δ/T) diminue avec T (acceptez si rng.random() < exp(−Δ/T))"
+            )
+        if late > 1:
+            return (
+                "en fin de recherche, votre recuit accepte bien plus de hausses que la règle à la température du "
+                "moment : la température descend de t0 à t_min, multipliée par le même facteur après chaque chaîne "
+                f"de {chain_length} mouvements"
+            )
+        if early < -1:
+            return (
+                "dès les premières chaînes, votre recuit accepte bien moins de hausses que la règle à t0 : la "
+                f"température ne baisse qu'après chaque chaîne de {chain_length} mouvements, jusqu'à t_min à la "
+                "dernière"
+            )
+        if abs(early) > 1 or abs(late) > 1:
+            return "les hausses acceptées ne suivent pas exp(−Δ/T) à la température de chaque chaîne"
+        return None
+
+    return extra
+
+
+def _annealer_judge(
+    puzzle: SudokuGrid, budget: int, extras: tuple[Extra, ...] = (), reproducible: bool = False
+) -> Callable[[Plain], str | None]:
+    """Judge each run (the operators used, its structure, budget and triple, downhill moves accepted, then
+    `extras`); with `reproducible`, runs 1 and 2 (same seed, other global seeds) are equal and run 3 (another
+    seed) differs."""
+
+    def judge(runs: Plain) -> str | None:
+        for run in runs:
+            walk = _walk(run["events"])
+            if isinstance(walk, str):
+                return walk
+            if run.get("malformed"):
+                return MALFORMED
+            problem = _returned_problem(run, walk, puzzle, budget)
+            if problem is None and any(delta <= 0 and accepted is False for _, delta, accepted in walk.moves):
+                problem = DOWNHILL
+            problem = problem or next(filter(None, (extra(walk) for extra in extras)), None)
+            if problem:
+                return problem
+        if reproducible and runs[0] != runs[1]:
+            return (
+                "la même graine donne deux exécutions différentes : tirez tout le hasard du rng reçu (space.random, "
+                "space.neighbour et la règle de Metropolis), jamais de np.random ni de random"
+            )
+        if reproducible and runs[0]["events"] == runs[2]["events"]:
+            return "deux graines différentes donnent exactement la même exécution : utilisez le rng reçu"
+        return None
+
+    return judge
+
+
+def nearly_solved() -> SudokuGrid:
+    """The témoin's solution with three free cells in each of its first two rows: 36 row-permutation candidates,
+    one of them solved."""
+    cells = temoin_solution().cells.copy()
+    cells[:2, :3] = 0
+    return SudokuGrid(cells)
+
+
+def annealer_cases(seed: int | None) -> list[Case]:
+    """The same annealer in R2, R1 and R3; a nearly solved grid; a very hot run; a nearly constant temperature;
+    a full cooling; the same seed twice, and another seed."""
+    rng = case_rng(seed, 47)
+    seeds = [int(s) for s in rng.choice(1000, size=4, replace=False)]
+    easy_index = 0 if seed is None else int(rng.integers(1, 10))
+    easy = temoin() if seed is None else load_bank("easy")[easy_index]
+    grid = "le témoin" if seed is None else f"la grille {french_value(f'easy-{easy_index:02d}')}"
+    medium = load_bank("medium")[0 if seed is None else int(rng.integers(10))]
+    level = 2.0 if seed is None else round(float(rng.uniform(1.5, 3.0)), 1)
+    short = {"budget": 400, "t0": 1.0, "t_min": 0.1, "chain_length": 20}
+    hot = {"budget": 1000, "t0": 50.0, "t_min": 40.0, "chain_length": 100}
+    flat = {"budget": 2000, "t0": level, "t_min": round(level * 0.99, 3), "chain_length": 50}
+    cooled = {"budget": 2000, "t0": 20.0, "t_min": 0.05, "chain_length": 50}
+    two = [(s, 1) for s in seeds[:2]]
+    settings = [
+        (f"R2 (permutations), {grid}, budget 400, chaînes de 20", "R2", easy, short, two, ()),
+        (f"R1 (réels arrondis), {grid}, budget 400 : le même recuit, sans rien y changer", "R1", easy, short, two, ()),
+        (f"R3 (clés aléatoires), {grid}, budget 400 : le même recuit, sans rien y changer", "R3", easy, short, two, ()),
+        (
+            "une grille presque résolue, budget 400 : la recherche s'arrête au premier candidat de coût 0",
+            "R2",
+            nearly_solved(),
+            short,
+            [(s, 1) for s in seeds[:3]],
+            (),
+        ),
+        (
+            "très haute température (t0 = 50, t_min = 40), budget 1000, chaînes de 100 : le meilleur candidat vu "
+            "est gardé",
+            "R2",
+            medium,
+            hot,
+            two,
+            (),
+        ),
+        (
+            f"température presque constante (t0 = {french(flat['t0'])}, t_min = {french(flat['t_min'])}), budget "
+            "2000 : la règle de Metropolis",
+            "R2",
+            medium,
+            flat,
+            [(seeds[0], 1)],
+            (_metropolis(**flat),),
+        ),
+        (
+            "refroidissement de t0 = 20 à t_min = 0,05, budget 2000 en 40 chaînes de 50 mouvements : la "
+            "température de chaque chaîne",
+            "R2",
+            medium,
+            cooled,
+            [(seeds[1], 1)],
+            (_cooling(**cooled),),
+        ),
+    ]
+    cases = [
+        Case(
+            label,
+            _annealer_runs(partial(space_of, rep, puzzle), runs, values),
+            _annealer_judge(puzzle, values["budget"], extras),
+        )
+        for label, rep, puzzle, values, runs, extras in settings
+    ]
+    same_and_other = [(seeds[2], 1), (seeds[2], 2), (seeds[3], 1)]
+    cases.append(
+        Case(
+            "budget 400, même graine : même exécution ; autre graine : autre exécution",
+            _annealer_runs(partial(space_of, "R2", medium), same_and_other, short),
+            _annealer_judge(medium, short["budget"], reproducible=True),
+        )
+    )
+    return cases

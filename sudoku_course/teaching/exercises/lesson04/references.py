@@ -3,17 +3,19 @@ that only a reference can make. Never inside the grader's sandbox (see the regis
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
 from ....crossstudy import (
+    ALGORITHMS,
     GENERATIONS,
     POPULATION,
     SEEDS,
     CrossDesign,
-    bootstrap_effects,
     cross_table,
-    effects_verdict,
+    protocol_verdict,
     run_design,
 )
 from ....spaces import Space
@@ -57,13 +59,38 @@ def percentile_inputs(seed: int | None) -> list[float]:
     return gaps.tolist()
 
 
+def anneal_in_space(space: Space, rng: np.random.Generator, budget=8000, t0=1.0, t_min=0.1, chain_length=40):
+    """Reference: simulated annealing through the Space interface only (random, neighbour, cost, decode): the
+    decoded best candidate, its cost and the evaluations spent (the first candidate's included). Chain k of the
+    budget // chain_length chains runs at t0 * (t_min / t0) ** (k / (chains - 1)); a move is accepted if it does
+    not raise the cost, else with probability exp(-delta / T); the run stops at the budget or at cost 0. It draws
+    from `rng` in the order of the course's engine (`solvers.annealing.SpaceAnnealing`), so it repeats its runs."""
+    chains = budget // chain_length
+    current = space.random(rng)
+    current_cost = space.cost(current)
+    best, best_cost, evaluations = current, current_cost, 1
+    for k in range(chains):
+        temperature = t0 * (t_min / t0) ** (k / (chains - 1))
+        for _ in range(chain_length):
+            if evaluations == budget or best_cost == 0:
+                return space.decode(best), best_cost, evaluations
+            candidate = space.neighbour(current, rng)
+            candidate_cost = space.cost(candidate)
+            evaluations += 1
+            delta = candidate_cost - current_cost
+            if delta <= 0 or rng.random() < math.exp(-delta / temperature):
+                current, current_cost = candidate, candidate_cost
+                if current_cost < best_cost:
+                    best, best_cost = current, current_cost
+    return space.decode(best), best_cost, evaluations
+
+
 def cross_study(puzzle, seeds=SEEDS, population_size=POPULATION, max_iterations=GENERATIONS):
-    """Reference: the 2 x 2 design (R1, R2 x PSO, GA) on one puzzle: its cross table and the course's verdict."""
-    design = CrossDesign(
-        {"grille": puzzle}, seeds=tuple(seeds), population_size=population_size, max_iterations=max_iterations
-    )
+    """Reference: the 2 x 3 design (R1, R2 x PSO, GA, SA) on one puzzle: its cross table and the protocol's
+    verdict."""
+    design = CrossDesign({"grille": puzzle}, ("R1", "R2"), ALGORITHMS, tuple(seeds), population_size, max_iterations)
     runs = run_design(design, progress=False)
-    return cross_table(runs), effects_verdict(bootstrap_effects(runs))
+    return cross_table(runs), protocol_verdict(runs)
 
 
 def annealing_design(puzzle, seeds=SEEDS) -> CrossDesign:
