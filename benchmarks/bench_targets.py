@@ -14,11 +14,14 @@ lines list every target with « met » or « not met ».
 
 Quick mode (default): the first 3 puzzles of each set and a fifth of the time budgets, for everyday use;
 its rates are only a hint. --full: every puzzle of each set and the budgets of the targets (hours of
-runs at worst: --groups picks some of them, --puzzles takes the first puzzles of each set).
+runs at worst: --groups picks some of them, --sets and --solvers some of their sets and solvers, --puzzles
+takes the first puzzles of each set).
 
     .venv/bin/python benchmarks/bench_targets.py
     .venv/bin/python benchmarks/bench_targets.py --full --groups annealing temoin --held-out top95.txt
     .venv/bin/python benchmarks/bench_targets.py --full --groups swarms --no-plain --second-job
+    .venv/bin/python benchmarks/bench_targets.py --full --groups annealing --sets diabolique \\
+        --solvers "annealing + candidates (python)"
 """
 
 from __future__ import annotations
@@ -124,6 +127,18 @@ def verdict(row: pd.Series) -> str:
     return "met" if met(row["goal"], row) else "not met"
 
 
+@dataclass(frozen=True)
+class Selection:
+    """What to run of each group: puzzles (first puzzles of each set, None: all), held_out (files), sets and
+    solvers (names and labels to keep, None: all), plain (whether to keep the unrestricted solvers)."""
+
+    puzzles: int | None
+    held_out: list[str]
+    sets: list[str] | None
+    solvers: list[str] | None
+    plain: bool
+
+
 def puzzle_sets(group: Group, puzzles: int | None, held_out: list[str]) -> dict[str, list[SudokuGrid]]:
     """The group's sets that exist (the diabolique bank may not yet), then its held-out files."""
     sets = {}
@@ -141,11 +156,25 @@ def puzzle_sets(group: Group, puzzles: int | None, held_out: list[str]) -> dict[
     return sets
 
 
-def run_group(group: Group, puzzles: int | None, time_share: float, jobs: int, plain: bool, held_out: list[str]):
-    """The summary of one group, with its goals and whether each is met."""
-    sets = puzzle_sets(group, puzzles, held_out)
+def selected(group: Group, selection: Selection) -> tuple[dict[str, list[SudokuGrid]], dict[str, Solver]]:
+    """The group's puzzle sets and solvers that the selection keeps."""
+    sets = puzzle_sets(group, selection.puzzles, selection.held_out)
+    sets = {name: puzzles for name, puzzles in sets.items() if selection.sets is None or name in selection.sets}
+    solvers = {
+        label: solver
+        for label, solver in group.solvers.items()
+        if (selection.plain or solver.restrict) and (selection.solvers is None or label in selection.solvers)
+    }
+    return sets, solvers
+
+
+def run_group(group: Group, selection: Selection, time_share: float, jobs: int) -> pd.DataFrame | None:
+    """The summary of one group, with its goals and whether each is met (None if the selection keeps nothing)."""
+    sets, solvers = selected(group, selection)
+    if not sets or not solvers:
+        print("(nothing selected in this group)")
+        return None
     seeds = range(TEMOIN_SEEDS) if group.sets == ("témoin",) else (0,)
-    solvers = {label: solver for label, solver in group.solvers.items() if plain or solver.restrict}
     seconds = group.seconds * time_share
     for solver in solvers.values():  # compile the numba kernels (or load them) before the clock runs
         solver.solve(next(iter(sets.values()))[0], seed=0, budget=1_000)
@@ -193,8 +222,12 @@ def main() -> None:
     parser.add_argument("--held-out", action="append", default=[], metavar="FILE", help="a held-out puzzle file")
     parser.add_argument("--no-plain", action="store_true", help="leave out the plain (unrestricted) solvers")
     parser.add_argument("--second-job", action="store_true", help="keep a second busy process running meanwhile")
+    parser.add_argument("--sets", nargs="+", metavar="SET", help="keep these sets: bank names, held-out file stems")
+    labels = sorted({label for group in GROUPS.values() for label in group.solvers})
+    parser.add_argument("--solvers", nargs="+", choices=labels, metavar="LABEL", help=f"keep these: {labels}")
     args = parser.parse_args()
     puzzles = args.puzzles or (None if args.full else QUICK_PUZZLES)
+    selection = Selection(puzzles, args.held_out, args.sets, args.solvers, not args.no_plain)
     time_share = 1.0 if args.full else QUICK_TIME_SHARE
     pd.set_option("display.width", 220)
     mode = "full" if args.full else "quick"
@@ -205,8 +238,10 @@ def main() -> None:
     with second_job(args.second_job):
         for name in args.groups:
             print(f"\n{name} (load average before: {os.getloadavg()[0]:.1f})", flush=True)
-            summary = run_group(GROUPS[name], puzzles, time_share, args.jobs, not args.no_plain, args.held_out)
+            summary = run_group(GROUPS[name], selection, time_share, args.jobs)
             print(f"load average after: {os.getloadavg()[0]:.1f}")
+            if summary is None:
+                continue
             print(summary[columns].round(3).to_string(index=False), flush=True)
             for row in summary[summary["goal"] != ""].itertuples():
                 rate = f"{row.solved}/{row.runs} solved, median {row.median_seconds:.2f} s"
