@@ -7,9 +7,12 @@ developer's machine and fail under CI=true (`.ci/run` installs it).
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import socket
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -17,9 +20,33 @@ import pytest
 
 from sudoku_course.teaching.grading import view
 from sudoku_course.teaching.grading.program import CodeCell, definitions
-from sudoku_course.teaching.grading.sandbox import UID_BASE, Sandbox, course_folder, parse_message, probe
+from sudoku_course.teaching.grading.sandbox import (
+    LOCKS,
+    RunnerProcess,
+    Sandbox,
+    course_folder,
+    parse_message,
+    probe,
+    sandbox_uid,
+)
 from sudoku_course.teaching.grading.settings import GradingSettings
 from sudoku_course.teaching.isolation import CRASH, ERROR, TIMEOUT, VALUE, Outcome
+
+LESSON00 = "sudoku_course.teaching.exercises.lesson00"
+
+
+def start_probe(
+    body: str, sandbox: Sandbox, tmp_path: Path, case_limit: float = 30, seed: int | None = None
+) -> tuple[RunnerProcess, int]:
+    """A runner started on: setup, the definitions of `body` (one chunk per statement), then case 0 of
+    box_index; and its number of steps."""
+    cells = [CodeCell(0, "probe", (), textwrap.dedent(body))]
+    cells_file = tmp_path / "submission.json"
+    cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
+    sandbox.own_scratch(cells_file)
+    steps = [["setup"], *(["chunk", j] for j in range(len(definitions(cells)))), ["case", "box_index", 0, case_limit]]
+    request = {"seed": seed, "lessons": [LESSON00], "steps": steps}
+    return sandbox.start(cells_file, request, tmp_path / "log"), len(steps)
 
 
 def run_probe(
@@ -32,15 +59,9 @@ def run_probe(
     seed: int | None = None,
 ) -> list[Outcome]:
     """Outcomes of: setup, the definitions of `body` (one chunk per statement), then case 0 of box_index."""
-    source = textwrap.dedent(body)
-    cells = [CodeCell(0, "probe", (), source)]
-    cells_file = tmp_path / "submission.json"
-    cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
-    sandbox.own_scratch(cells_file)
-    steps = [["setup"], *(["chunk", j] for j in range(len(definitions(cells)))), ["case", "box_index", 0, case_limit]]
-    runner = sandbox.start(cells_file, {"seed": seed, "steps": steps}, tmp_path / "log")
+    runner, count = start_probe(body, sandbox, tmp_path, case_limit, seed)
     try:
-        return [runner.answer(index, 60 if index == 0 else time_limit) for index in range(len(steps))]
+        return [runner.answer(index, 60 if index == 0 else time_limit) for index in range(count)]
     finally:
         runner.stop()
 
@@ -107,7 +128,7 @@ def test_course_folder_submissions_secret_are_hidden_and_the_system_is_read_only
     assert found["package"] == found["new file in package"] == found["venv"] == "OSError"
     assert found["scratch"] == "None"
     if os.geteuid() == 0:
-        assert found["shadow"] == "PermissionError" and found["uid"] == UID_BASE  # slot 0's own user
+        assert found["shadow"] == "PermissionError" and found["uid"] == sandbox_uid()  # this process's own user
     assert (course / "solutions" / "00-environnement.ipynb").read_text(encoding="utf-8") == "the master"
 
 
@@ -315,7 +336,8 @@ def test_a_case_that_kills_python_costs_that_case_only(bubblewrap, tmp_path, pac
     cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
     Sandbox(package=package_view).own_scratch(cells_file)
     steps = [["setup"], ["chunk", 0], ["chunk", 1], ["case", "box_index", 0, 5], ["case", "box_index", 1, 5]]
-    runner = Sandbox(package=package_view).start(cells_file, {"seed": None, "steps": steps}, tmp_path / "log")
+    request = {"seed": None, "lessons": [LESSON00], "steps": steps}
+    runner = Sandbox(package=package_view).start(cells_file, request, tmp_path / "log")
     try:
         outcomes = [runner.answer(index, 30) for index in range(len(steps))]
     finally:
@@ -376,83 +398,58 @@ def root_only():
         pytest.skip("a grader that is not root runs every sandbox as itself (user namespace)")
 
 
-HOG = """
-import os, time
+RESERVE = "from sudoku_course.teaching.grading.sandbox import sandbox_uid; print(sandbox_uid(), flush=True); input()"
+
+
+def test_each_grading_process_runs_its_sandboxes_as_a_user_of_its_own_while_it_lives():
+    """Two gradings at once, or two workers of one, never share a user: its process limit counts one sandbox
+    only, and clearing a sandbox kills that sandbox's processes only."""
+    root_only()
+    others = [subprocess.Popen([sys.executable, "-c", RESERVE], stdin=subprocess.PIPE, stdout=subprocess.PIPE)]
+    others.append(subprocess.Popen([sys.executable, "-c", RESERVE], stdin=subprocess.PIPE, stdout=subprocess.PIPE))
+    try:
+        users = [int(other.stdout.readline()) for other in others]
+    finally:
+        for other in others:
+            other.communicate(b"\n", timeout=60)  # the process ends: its lock is released
+    assert len({sandbox_uid(), *users}) == 3
+    for user in users:
+        with open(LOCKS / str(user)) as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free again
+
+
+MEMORY_HOG = """
+import os
 def box_index(row, col, box_size=3):
-    children = 0
-    while children < 1000:
-        try:
-            pid = os.fork()
-        except OSError:
-            break
+    children = []
+    for _ in range(3):  # 3 x 250 MB: each under RLIMIT_AS, together over the cgroup's 600 MB
+        pid = os.fork()
         if pid == 0:
-            time.sleep(60)
+            block = bytearray(250 << 20)
+            for i in range(0, len(block), 4096):
+                block[i] = 1
             os._exit(0)
-        children += 1
-    return children
+        children.append(pid)
+    return sorted(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children)
 """
 
 
-def test_each_job_slot_has_its_own_user_so_a_fork_hog_does_not_starve_another_sandbox(
+def test_a_runner_has_cgroups_bounding_its_processes_and_memory_removed_after_its_last_process(
     bubblewrap, tmp_path, package_view
 ):
     root_only()
-    from sudoku_course.teaching.grading import sandbox as sandboxes
-
-    limits = GradingSettings()
-    runners = {}
-    for slot, body in ((0, HOG), (1, "def box_index(row, col, box_size=3):\n    return 0")):
-        sandboxes._slot = slot
-        folder = tmp_path / str(slot)
-        folder.mkdir()
-        cells_file = folder / "submission.json"
-        cells = [CodeCell(0, "probe", (), textwrap.dedent(body))]
-        cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
-        sandbox = Sandbox(package=package_view, settings=limits)
-        sandbox.own_scratch(cells_file)
-        steps = [["setup"], *(["chunk", j] for j in range(len(definitions(cells)))), ["case", "box_index", 0, 30]]
-        runners[slot] = (sandbox.start(cells_file, {"seed": None, "steps": steps}, folder / "log"), len(steps))
-    sandboxes._slot = 0
-    try:
-        hog, honest = ([runner.answer(i, 60) for i in range(count)] for runner, count in runners.values())
-    finally:
-        for runner, _ in runners.values():
-            runner.stop()
-        sandboxes.remove_cgroups(os.getpid())
-    assert honest[-1] == Outcome(VALUE, 0)
-    assert hog[-1].kind == VALUE and hog[-1].value < limits.processes
-    assert sandboxes.sandbox_uid() == UID_BASE
-
-
-def test_a_sandbox_has_its_own_cgroup_bounding_its_processes_and_memory(bubblewrap, tmp_path, package_view):
-    root_only()
-    from sudoku_course.teaching.grading.sandbox import cgroups, remove_cgroups
-
     limits = GradingSettings(memory_mb=600)
-    remove_cgroups(os.getpid())  # fresh groups: none left over by an earlier test of this worker
-    groups = cgroups(limits)
+    runner, count = start_probe(MEMORY_HOG, Sandbox(package=package_view, settings=limits), tmp_path)
+    try:
+        groups = runner.groups
+        maxima = [(group / "pids.max").read_text().strip() for group in groups if (group / "pids.max").exists()]
+        outcome = [runner.answer(index, 60) for index in range(count)][-1]
+    finally:
+        runner.stop()
     if not groups:
         pytest.skip("no writable cgroup controller here: the README says what stays unbounded")
-    outcome = run_probe(
-        """
-        import os
-        def box_index(row, col, box_size=3):
-            children = []
-            for _ in range(3):  # 3 x 250 MB: each under RLIMIT_AS, together over the cgroup's 600 MB
-                pid = os.fork()
-                if pid == 0:
-                    block = bytearray(250 << 20)
-                    for i in range(0, len(block), 4096):
-                        block[i] = 1
-                    os._exit(0)
-                children.append(pid)
-            return sorted(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children)
-        """,
-        Sandbox(package=package_view, settings=limits),
-        tmp_path,
-    )[-1]
-    assert any((group / "pids.max").read_text().strip() == str(limits.processes) for group in groups)
-    remove_cgroups(os.getpid())
+    assert maxima == [str(limits.processes)]
+    assert not any(group.exists() for group in groups)
     killed = outcome.kind == CRASH or (outcome.kind == VALUE and -9 in outcome.value)
     assert killed, outcome  # the kernel killed a child, or the case: the sandbox as a whole is bounded
 
@@ -480,7 +477,7 @@ def test_scratch_copies_are_private_even_when_tmpdir_is_not_tmp(bubblewrap, tmp_
     Sandbox(package=package_view).own_scratch(scratch, cells_file)
     assert (scratch.stat().st_mode & 0o777, cells_file.stat().st_mode & 0o777) == (0o700, 0o600)
     if os.geteuid() == 0:
-        assert cells_file.stat().st_uid == UID_BASE
+        assert cells_file.stat().st_uid == sandbox_uid()
 
 
 # ------------------------------------------------------------ the grader stays bounded

@@ -4,7 +4,6 @@ workers that grade them, `jobs` at a time."""
 from __future__ import annotations
 
 import multiprocessing
-import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -14,7 +13,7 @@ from ..exercises import lesson_exercises
 from .program import CodeCell
 from .reading import Master, Rejected, Student, Unreadable, printable, read_submission
 from .results import CRASHED, INVALID, MISSING, REJECTED, NotebookResult, ungraded
-from .sandbox import Sandbox, take_slot
+from .sandbox import Sandbox
 from .settings import GradingSettings
 
 MASTER_STUDENT = "(solutions)"
@@ -102,14 +101,8 @@ def run_tasks(
             results[index] = _graded(grade, task, plan)
             report(results[index])
     else:
-        context = multiprocessing.get_context("spawn")
-        slots = context.Queue()  # each worker takes a job slot: its own sandbox user and cgroup
-        for slot in range(plan.jobs):
-            slots.put(slot)
-        slots_of_this_run = (slots, os.getpid())
-        with ProcessPoolExecutor(
-            plan.jobs, mp_context=context, initializer=take_slot, initargs=slots_of_this_run
-        ) as pool:
+        # each worker is a job slot: it grades one notebook at a time, as a sandbox user of its own (`sandbox_uid`)
+        with ProcessPoolExecutor(plan.jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
             futures = {pool.submit(_graded, grade, task, plan): i for i, task in enumerate(tasks)}
             for future in progress_bar(
                 as_completed(futures), total=len(tasks), desc="correction", progress=plan.progress
