@@ -13,7 +13,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from sudoku_course.teaching.exercises import Exercise, exercise, lesson_exercises, load_all
 from sudoku_course.teaching.exercises.common import calling
-from sudoku_course.teaching.grading.program import CodeCell, definitions, value_cells
+from sudoku_course.teaching.grading.program import CodeCell, as_python, definitions, value_cells
 from sudoku_course.teaching.grading.reading import (
     MAX_NOTEBOOK_BYTES,
     Rejected,
@@ -56,7 +56,9 @@ def test_only_parameters_imports_definitions_and_literal_constants_are_kept():
 
 def test_ipython_syntax_is_translated_and_a_broken_cell_is_skipped():
     cells = cells_of("%matplotlib inline\n!ls\ndef f():\n    return 1", "def g(:\n    pass", "def h():\n    return 2")
-    assert [getattr(chunk.statement, "name", None) for chunk in definitions(cells)] == ["f", "h"]
+    python, notes = as_python(cells)
+    assert [getattr(chunk.statement, "name", None) for chunk in definitions(python)] == ["f", "h"]
+    assert notes == ["la cellule 2 n'est pas du Python valide : ses définitions sont ignorées"]
 
 
 def test_annotations_are_never_evaluated_at_definition_time():
@@ -410,7 +412,9 @@ def test_the_runner_runs_definitions_value_cells_then_cases(monkeypatch, tmp_pat
     if os.fork() == 0:  # the runner empties the registry of its process: a child's, not this one's
         os.close(reading)
         try:
-            serve({"cells": str(tmp_path / "cells.json"), "seed": None, "steps": steps}, partial(os.write, writing))
+            lessons = ["sudoku_course.teaching.exercises.lesson00"]
+            request = {"cells": str(tmp_path / "cells.json"), "seed": None, "lessons": lessons, "steps": steps}
+            serve(request, partial(os.write, writing))
         finally:
             os._exit(0)
     os.close(writing)

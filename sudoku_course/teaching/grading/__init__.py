@@ -34,21 +34,23 @@ the start of the report; `plan` runs the notebooks `jobs` at a time.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..exercises import exercise
+from ..exercises import Exercise, exercise
+from ..exercises.common import french
+from ..isolation import TIMEOUT, Outcome
 from .judging import Judge
 from .plan import GradingPlan, Task, master_tasks, run_tasks, student_tasks
 from .points import notebook_result, score
 from .reading import GradingError, Master, Student, read_class, read_masters
 from .reports import Console, Outputs, flag_reason, notebook_line, write_reports
-from .results import FLAGGED, INVALID, MISSING, REJECTED, NotebookResult
+from .results import CRASHED, FLAGGED, INVALID, MISSING, REJECTED, TIMED_OUT, NotebookResult, ungraded
 from .running import run_in_sandbox
-from .sandbox import Sandbox, SandboxUnavailable, course_folder, probe, remove_cgroups
-from .scan import Scan
+from .sandbox import Sandbox, SandboxUnavailable, course_folder, probe
+from .scan import scan_notebook
 from .secret import SECRET_ENV, course_secret, student_seed
 from .settings import GradingSettings
 from .view import package_view
@@ -89,11 +91,8 @@ def grade(
     hidden = [course_folder(), submissions_dir, master_dir, *outputs.folders(), Path.cwd(), Path.home(), secret_path]
     with package_view() as package:
         plan = GradingPlan(start_sandbox(hidden, sandboxed, settings, package, say), max(1, jobs), progress)
-        try:
-            check_masters(masters, plan)  # 2. the masters, graded like submissions
-            results = grade_students(plan, masters, students, secret, say)  # 3 to 6, per notebook
-        finally:
-            remove_cgroups(os.getpid())
+        check_masters(masters, plan)  # 2. the masters, graded like submissions
+        results = grade_students(plan, masters, students, secret, say)  # 3 to 6, per notebook
     write_reports(results, masters, students, outputs, say)  # 7. reports
     if not sandboxed:
         say(NO_SANDBOX_WARNING)
@@ -104,11 +103,26 @@ def grade(
 def grade_notebook(task: Task, plan: GradingPlan) -> NotebookResult:
     """Steps 3 to 6 for one notebook: scan, sandbox run (each answer judged as it arrives), points."""
     items = [exercise(name) for name in task.names]
-    scan = Scan(task.cells)  # 3. scan
+    started = time.monotonic()
+    code = scan_notebook(task.cells, items, plan.settings.notebook_limit)  # 3. scan, in a child process
+    if isinstance(code, Outcome):
+        return unread(task, items, code, plan.settings)
     judge = Judge(items, task.seed, plan.settings)  # 5. judge, fed by the sandbox run
-    session = run_in_sandbox(task.cells, judge, task.seed, plan.sandbox)  # 4. sandbox run
-    exercises = [score(item, judge, scan.findings(item)) for item in items]  # 6. points
+    session = run_in_sandbox(code, judge, task.seed, plan.sandbox, time.monotonic() - started)  # 4. sandbox run
+    exercises = [score(item, judge, code.findings[item.name]) for item in items]  # 6. points
     return notebook_result(task.student, task.lesson, exercises, session, task.notes)
+
+
+def unread(task: Task, items: list[Exercise], outcome: Outcome, settings: GradingSettings) -> NotebookResult:
+    """The result of a notebook whose text could not be read within the notebook's time limit (or at all)."""
+    if outcome.kind == TIMEOUT:
+        limit = french(settings.notebook_limit)
+        status, problem = TIMED_OUT, f"reading the notebook took more than {settings.notebook_limit:g} s"
+        note = f"la lecture du notebook a dépassé le temps accordé ({limit} s) : il n'a pas été corrigé"
+    else:
+        status, problem = CRASHED, f"reading the notebook failed: {outcome.error} {outcome.message}".strip()
+        note = "le notebook n'a pas pu être lu pour la correction : il n'a pas été corrigé"
+    return ungraded(task.student, task.lesson, items, status, problem, (note, *task.notes), task.seed)
 
 
 # ------------------------------------------------------------ the sandbox, the masters' self-check, the students

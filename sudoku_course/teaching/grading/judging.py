@@ -27,6 +27,9 @@ class Judge:
         self.settings = settings
         self.prepared = {item.name: item.prepared(seed) for item in items if item.prepare}
         """Data the cases of some exercises need and only a reference makes: the runner receives it."""
+        self.lessons = sorted({item.reference_module.rpartition(".")[0] for item in items})
+        """The registry's packages holding these exercises (each lesson's package holds its `references`): the
+        runner imports these only."""
         self.cases: dict[str, list[Case]] = {
             item.name: item.cases(seed, self.prepared.get(item.name)) for item in items
         }
