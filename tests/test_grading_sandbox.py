@@ -8,8 +8,10 @@ developer's machine and fail under CI=true (`.ci/run` installs it).
 from __future__ import annotations
 
 import fcntl
+import importlib
 import json
 import os
+import pickle
 import socket
 import subprocess
 import sys
@@ -183,11 +185,13 @@ def test_the_seed_and_the_references_are_not_in_the_runners_memory(bubblewrap, t
 
 # ------------------------------------------------------------ the wall: no reference inside the sandbox
 REFERENCE = "sudoku_course.teaching.exercises.lesson02.references"
+PICKLED = pickle.dumps(importlib.import_module(REFERENCE).metropolis_accept, protocol=5)
 WALL_PROBE = f"""
-import gc, importlib, importlib.util, pathlib, pickle, pkgutil, runpy, sys
+import copyreg, gc, importlib, importlib.util, marshal, pathlib, pickle, pkgutil, runpy, sys
 import sudoku_course
 import sudoku_course.teaching.exercises as registry
 REFERENCE = {REFERENCE!r}
+PICKLED = {PICKLED!r}
 def attempt(action):
     try:
         return repr(action())[:200]
@@ -198,6 +202,7 @@ def box_index(row, col, box_size=3):
     lesson = package / "teaching" / "exercises" / "lesson02"
     files = [path for path in package.rglob("*") if path.is_file()]
     walked = [name for _, name, _ in pkgutil.walk_packages(registry.__path__, registry.__name__ + ".")]
+    fetch = getattr
     return {{
         "import": attempt(lambda: __import__(REFERENCE, fromlist=["metropolis_accept"]).metropolis_accept),
         "from import": attempt(lambda: exec("from " + REFERENCE + " import metropolis_accept", {{}})),
@@ -213,6 +218,15 @@ def box_index(row, col, box_size=3):
         "reference sources": [str(p.relative_to(package)) for p in files
                               if "def metropolis_accept(" in p.read_text(errors="replace")],
         "unpickle": attempt(lambda: pickle.loads(b"c" + REFERENCE.encode() + b"\\nmetropolis_accept\\n.")),
+        "unpickle protocol 5": attempt(lambda: pickle.loads(PICKLED)),
+        "copyreg": attempt(lambda: copyreg._reconstructor(object, object, None) and pickle.loads(PICKLED)),
+        "marshal": attempt(lambda: marshal.loads(open(importlib.util.cache_from_source(
+            str(lesson / "references.py")), "rb").read()[16:])),
+        "eval": attempt(lambda: __builtins__["ev" + "al"]("__import__(REFERENCE, fromlist=['x'])").metropolis_accept),
+        "getattr renamed": attempt(lambda: fetch(importlib.import_module(REFERENCE.rpartition(".")[0]),
+                                                "refer" + "ences")),
+        "registry": attempt(lambda: [item.references for item in registry.load_all().values()]),
+        "get_data": attempt(lambda: pkgutil.get_data(registry.__name__ + ".lesson02", "references.py")),
         "modules": [name for name in sys.modules if name.endswith(".references")],
         "cases": attempt(lambda: importlib.import_module("sudoku_course.teaching.exercises.lesson02.cases")
                          .metropolis_cases(None)[0].label),
@@ -257,11 +271,20 @@ def test_no_reference_can_be_read_from_the_packages_files_in_the_sandbox(wall):
 
 def test_no_reference_can_be_unpickled_in_the_sandbox(wall):
     assert wall["unpickle"] in UNREACHABLE and wall["modules"] == []
+    assert wall["unpickle protocol 5"] in UNREACHABLE and wall["copyreg"] in UNREACHABLE
+
+
+def test_no_reference_can_be_reached_by_the_routes_the_scan_closes_either(wall):
+    """`__builtins__['ev' + 'al']`, getattr under another name, compiled files (marshal), the registry's own
+    `Exercise.references`, pkgutil's data: from inside the sandbox, none finds a reference."""
+    assert wall["eval"] in UNREACHABLE and wall["registry"] in UNREACHABLE
+    assert wall["getattr renamed"] == "AttributeError"  # the lesson package holds no `references`
+    assert wall["marshal"] == "FileNotFoundError" and wall["get_data"] in (*UNREACHABLE, "OSError")
 
 
 def test_the_same_probe_finds_the_references_when_the_sandbox_shows_the_real_package(bubblewrap, tmp_path):
     found = probe_value(WALL_PROBE, Sandbox(package=view.package_folder()), tmp_path)
-    for way in ("import", "importlib", "run_module", "resolve_name", "unpickle"):
+    for way in ("import", "importlib", "run_module", "resolve_name", "unpickle", "unpickle protocol 5", "eval"):
         assert found[way].startswith("<function metropolis_accept"), way
     assert "teaching/exercises/lesson02/references.py" in found["reference files"]  # run_path: relative imports fail
     assert found["reference sources"] == ["teaching/exercises/lesson02/references.py"]
@@ -518,3 +541,69 @@ def test_definitions_are_bounded_in_total_across_restarts():
     assert time.monotonic() - started < 40
     assert any("les définitions ont pris plus de 8 s en tout" in note for note in result.notes)
     assert result.status == "timeout"
+
+
+SLOW_TO_READ = """
+%pwd
+def box_index(row, col, box_size=3):
+    return (row // box_size) * box_size + col // box_size
+"""
+
+
+def test_reading_a_notebook_is_bounded_by_the_notebooks_time_limit(monkeypatch):
+    """The text is read (IPython's translation, the scan) in a child process: one that takes too long is a
+    French verdict of that notebook, and the grader goes on."""
+    import time
+
+    from sudoku_course.teaching.grading import program
+
+    monkeypatch.setattr(program, "_translated", lambda source: time.sleep(60))  # the child inherits it
+    result = grade_demo(SLOW_TO_READ, GradingSettings(notebook_limit=2))
+    assert result.status == "timeout" and result.points == 0
+    assert result.notes == ["la lecture du notebook a dépassé le temps accordé (2 s) : il n'a pas été corrigé"]
+
+
+def test_an_error_while_reading_a_notebook_is_a_french_verdict_not_a_crash_of_the_grader(monkeypatch):
+    from sudoku_course.teaching.grading import scan
+
+    def broken(cells, items):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(scan, "read_code", broken)
+    result = grade_demo(SLOW_TO_READ, GradingSettings())
+    assert result.status == "crash" and "RecursionError" in result.problem
+    assert result.notes == ["le notebook n'a pas pu être lu pour la correction : il n'a pas été corrigé"]
+
+
+class FailsToStartOnce(Sandbox):
+    """A sandbox whose first runner cannot start (as when a slot has no process left)."""
+
+    starts: list = []  # noqa: RUF012 (shared on purpose: the sandbox is a frozen dataclass)
+
+    def command(self, cells_file: Path):
+        self.starts.append(cells_file)
+        command, environment, cwd = super().command(cells_file)
+        return (["false"] if len(self.starts) == 1 else command), environment, cwd
+
+
+def test_a_setup_that_fails_is_tried_once_more_on_a_clean_slot():
+    from sudoku_course.teaching.grading import grade_notebook
+    from sudoku_course.teaching.grading.plan import GradingPlan, Task
+
+    cells = [CodeCell(0, "exercise-1", (), SLOW_TO_READ.replace("%pwd\n", ""))]
+    task = Task("demo", "00-environnement", cells, ["box_index"], None)
+    FailsToStartOnce.starts.clear()
+    result = grade_notebook(task, GradingPlan(FailsToStartOnce(enabled=False)))
+    assert len(FailsToStartOnce.starts) == 2
+    assert result.status == "ok" and result.points == result.max_points
+
+
+def test_after_two_cases_out_of_time_an_exercises_other_cases_are_not_run():
+    endless = "import itertools\ndef box_index(row, col, box_size=3):\n    return sum(itertools.count())\n"
+    result = grade_demo(endless, GradingSettings(time_factor=0.5))
+    (item,) = result.exercises
+    assert [case.verdict for case in item.cases] == ["trop lent"] * 2 + ["non lancé"] * (len(item.cases) - 2)
+    assert item.points == 0 and item.status == "timeout"
+    assert f"l'exercice box_index : 2 cas ont dépassé le temps accordé, ses {len(item.cases) - 2} autres cas" in (
+        " ".join(result.notes)
+    )

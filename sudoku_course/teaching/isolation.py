@@ -7,8 +7,9 @@ and yields one `Outcome` per call: the value it returned (sent back by
 pickle), the exception it raised (its type name and message only), a
 timeout (the child is killed and the next call starts in a fresh child), or
 a crash (the child died, for example through `os._exit` or a segmentation
-fault, or could not start: the student's code took every process). The child inherits everything from this process by `fork`, so the
-calls need not be picklable; only their results must be.
+fault, or could not start: the student's code took every process). The child
+inherits everything from this process by `fork`, so the calls need not be
+picklable; only their results must be.
 
 What the student's code prints in the child is dropped: the output streams
 of a Jupyter kernel belong to the parent process.

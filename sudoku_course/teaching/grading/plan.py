@@ -4,6 +4,7 @@ workers that grade them, `jobs` at a time."""
 from __future__ import annotations
 
 import multiprocessing
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -80,13 +81,16 @@ def student_tasks(student: Student, masters: Sequence[Master], seed: int) -> lis
 
 
 def _graded(grade: Grader, task: Task, plan: GradingPlan) -> NotebookResult:
-    """`grade(task, plan)`; an error of the grader itself is reported as a crash of that notebook only."""
+    """`grade(task, plan)`, timed; an error of the grader itself is reported as a crash of that notebook only."""
+    started = time.monotonic()
     try:
-        return grade(task, plan)
+        result = grade(task, plan)
     except Exception as error:  # the grader's own failure must not lose the other rows
         items = [item for item in lesson_exercises(task.lesson) if item.name in task.names]
         problem = f"grader error: {type(error).__name__}: {error}"
-        return ungraded(task.student, task.lesson, items, CRASHED, problem, task.notes, task.seed)
+        result = ungraded(task.student, task.lesson, items, CRASHED, problem, task.notes, task.seed)
+    result.seconds = time.monotonic() - started
+    return result
 
 
 def run_tasks(

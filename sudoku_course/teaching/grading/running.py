@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 from ..exercises.common import french
@@ -44,6 +45,8 @@ class SandboxSession:
                 self.pending.append(("cells", item.name))
             self.pending += [("case", item.name, index) for index in range(len(judge.cases[item.name]))]
         self.skipped: set[int] = set()
+        self.timeouts: Counter[str] = Counter()
+        """Cases of each exercise that ran out of time."""
         self.setup_retried = False
         self.defining = 0.0
         """Seconds the runners spent loading the definitions, restarts included (`definitions_total`)."""
@@ -122,7 +125,24 @@ class SandboxSession:
             return lost
         self.judge.record(step[1], step[2], outcome)
         self.pending.remove(step)
-        return lost
+        too_slow = outcome.kind == TIMEOUT and self._too_slow(step[1])
+        return lost or too_slow
+
+    def _too_slow(self, name: str) -> bool:
+        """After `timeouts_per_exercise` cases of exercise `name` ran out of time, its other cases are not run
+        (each would likely wait its whole limit too): True if the runner must be restarted without them."""
+        self.timeouts[name] += 1
+        left = [step for step in self.pending if step[0] == "case" and step[1] == name]
+        if self.timeouts[name] < self.settings.timeouts_per_exercise or not left:
+            return False
+        for step in left:
+            self.judge.skip(name, step[2])
+            self.pending.remove(step)
+        self.notes.append(
+            f"l'exercice {name} : {self.timeouts[name]} cas ont dépassé le temps accordé, ses {len(left)} autres cas "
+            "n'ont pas été lancés (comptés comme échoués)"
+        )
+        return True
 
 
 def run_in_sandbox(

@@ -315,25 +315,37 @@ class Sandbox:
 
     def _hiding(self) -> list[str]:
         """bubblewrap options hiding the hidden paths, putting the kept paths back (the package as its copy
-        without the references, last, so that nothing mounts over it), and making it all read-only."""
-        kept = kept_paths()
+        without the references), and making the hidden folders read-only.
+
+        Mounts go in order of depth, so that what lies inside another mount comes after it: a kept path inside
+        a hidden folder is put back into it, and a hidden path inside a kept one (the course and the secret in
+        a folder that holds the Python environment) is hidden again once the kept path is back. A mount that a
+        mount above makes pointless is left out (a hidden path inside a hidden folder or the fresh /tmp, a kept
+        path still visible).
+        """
+        kept, package = kept_paths(), package_folder()
         hidden = self._hidden_paths(kept)
-        folders = {p for p in hidden if p.is_dir()}
-        outer = [p for p in hidden if not any(_inside(p, f) and p != f for f in folders)]
-        inner = [p for p in hidden if p not in outer and any(_inside(p, k) for k in kept)]  # inside what comes back
-        options = [option for path in outer for option in _hide(path, path in folders)]
-        holders = [folder for folder in outer if folder in folders] + [SCRATCH]  # /tmp is a fresh tmpfs too
-        package = package_folder()
-        for path in [*(path for path in kept if path != package), package]:
-            holder = next((folder for folder in holders if _inside(path, folder)), None)
-            if holder is None and path != package:
+        folders = {path for path in hidden if path.is_dir()}
+
+        def enclosing(path: Path) -> Path | None:
+            """The deepest mount that holds `path`: a hidden folder, a kept path, the fresh /tmp."""
+            above = [mount for mount in (*folders, *kept, SCRATCH) if mount != path and _inside(path, mount)]
+            return max(above, key=lambda mount: len(mount.parts), default=None)
+
+        mounts = [(path, False) for path in hidden if enclosing(path) is None or enclosing(path) in kept]
+        mounts += [(path, True) for path in kept if path == package or enclosing(path) in (*folders, SCRATCH)]
+        options = []
+        for path, keep in sorted(mounts, key=lambda mount: (len(mount[0].parts), mount[1])):
+            if not keep:
+                options += _hide(path, path in folders)
                 continue
+            holder = enclosing(path)
             for parent in reversed(path.parents):  # folders that a root grader's runner (nobody) can walk through
-                if holder is not None and holder in parent.parents:
+                if holder is not None and holder not in kept and holder in parent.parents:
                     options += ["--perms", "0755", "--dir", str(parent)]
             options += ["--ro-bind", str(self.package if path == package else path), str(path)]
-        options += [option for path in inner for option in _hide(path, path in folders)]
-        return options + [option for path in outer + inner if path in folders for option in ("--remount-ro", str(path))]
+        shown = [path for path, keep in mounts if not keep and path in folders]
+        return options + [option for path in shown for option in ("--remount-ro", str(path))]
 
     def command(self, cells_file: Path) -> tuple[list[str], dict[str, str], Path | None]:
         """The command starting the runner on `cells_file`, its environment and working folder."""
