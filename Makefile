@@ -15,7 +15,7 @@ test run: export SUDOKU_COURSE_PROGRESS = 0
 # solutions); JUPYTERHUB=https://hub.example.org adds « ouvrir dans JupyterHub » links (see the README).
 SITE_DIR := _build/site$(if $(filter 1,$(SOLUTIONS)),-solutions)
 
-.PHONY: help install lint test run exercises grade diff lab site lock clean
+.PHONY: help install lint test run campaigns exercises grade diff lab site lock clean
 
 install: $(STAMP) ## create .venv with the locked dependencies and the package (editable)
 
@@ -40,6 +40,13 @@ test: lint ## lint, the test suite, the notebooks under nbval, every exercise no
 
 run: install ## execute notebooks/ then solutions/ with papermill and write them back normalised
 	$(PY) -m sudoku_course.teaching.notebooks
+
+# make campaigns [JOBS=2] [SCHEDULER=tcp://host:8786]: every declared campaign (sudoku-course campaign --list),
+# on JOBS local processes or on a Dask cluster; writes data/<name>.csv and data/<name>.json.
+unexport SCHEDULER
+campaigns: export SCHEDULER_ADDRESS := $(value SCHEDULER)
+campaigns: install ## run every declared campaign into data/ (JOBS=2, SCHEDULER=tcp://host:8786 for Dask)
+	$(PY) -m sudoku_course.cli campaign --all --jobs $(JOBS) $${SCHEDULER_ADDRESS:+--scheduler "$$SCHEDULER_ADDRESS"}
 
 # Regenerate exercises/ from solutions/ (never edit exercises/ by hand).
 exercises: install ## regenerate exercises/ from solutions/

@@ -1,7 +1,8 @@
-"""Regenerate the puzzle banks puzzles/easy.txt, medium.txt, hard.txt and expert.txt.
+"""Regenerate the puzzle banks puzzles/easy.txt, medium.txt, hard.txt, expert.txt and diabolique.txt.
 
-Run from anywhere: `python scripts/make_banks.py` (every bank, a few minutes) or
-`python scripts/make_banks.py expert` (the banks named). The seeds below are recorded
+Run from anywhere: `python scripts/make_banks.py` (every bank; the diabolique one takes about
+23 minutes of one core, the others a few minutes) or `python scripts/make_banks.py expert`
+(the banks named). The seeds below are recorded
 in each file's header; with the locked numpy version, rerunning the script
 rewrites the files byte for byte. It prints the statistics table of puzzles/README.md.
 """
@@ -14,12 +15,14 @@ from pathlib import Path
 import numpy as np
 
 from sudoku_course.puzzles import (
+    DIABOLIQUE_MIN_GUESSES,
     EXPERT_MIN_EMPTY,
     EXPERT_MIN_OPEN,
     HARD_TRIES,
     MEDIUM_MAX_GUESSES,
     REFERENCE,
     generate,
+    is_diabolique,
     is_expert,
     open_cells,
     rate,
@@ -32,6 +35,7 @@ SEEDS = {
     "medium": range(2001, 2051),
     "hard": range(3001, 3051),
     "expert": range(4001, 4051),
+    "diabolique": range(5001, 5051),
 }
 RULES = {
     "easy": "naked and hidden singles alone solve it (0 guesses)",
@@ -39,7 +43,11 @@ RULES = {
     "hard": f"more than {MEDIUM_MAX_GUESSES} guesses; minimal; the most guesses among at least {HARD_TRIES} tries",
     "expert": f"minimal, at least {EXPERT_MIN_EMPTY} empty cells, at least {EXPERT_MIN_OPEN} of them open after"
     " naked and hidden singles (sudoku_course.puzzles.is_expert)",
+    "diabolique": f"minimal, at least {EXPERT_MIN_OPEN} cells open after naked and hidden singles, at least"
+    f" {DIABOLIQUE_MIN_GUESSES} guesses of the exact solver (sudoku_course.puzzles.is_diabolique)",
 }
+CRITERIA = {"expert": is_expert, "diabolique": is_diabolique}
+"""The banks checked by criteria of their own rather than by `rate`."""
 
 
 def header(difficulty: str, count: int) -> list[str]:
@@ -52,7 +60,7 @@ def header(difficulty: str, count: int) -> list[str]:
     ]
     if difficulty == "easy":
         lines.append("# The first puzzle is the course's témoin (reference grid); the generated ones follow it.")
-    rule = "Criteria" if difficulty == "expert" else "Rating (sudoku_course.puzzles.rate)"
+    rule = "Criteria" if difficulty in CRITERIA else "Rating (sudoku_course.puzzles.rate)"
     lines.append(f"# {rule}: {RULES[difficulty]}.")
     lines.append("# Every puzzle has exactly one solution.")
     return lines
@@ -65,16 +73,19 @@ def make_bank(difficulty: str) -> list[str]:
     if len(set(puzzles)) != len(puzzles):
         raise RuntimeError(f"the {difficulty} bank holds the same puzzle twice")
     for text in puzzles:
-        meets = is_expert(text) if difficulty == "expert" else count_solutions(text) == 1 and rate(text) == difficulty
+        if difficulty in CRITERIA:
+            meets = CRITERIA[difficulty](text)
+        else:
+            meets = count_solutions(text) == 1 and rate(text) == difficulty
         if not meets:
             raise RuntimeError(f"{text} is not a unique {difficulty} puzzle")
     return puzzles
 
 
 def spread(values: list[int]) -> str:
-    """ "min to max (mean m)", or the single value when they are all equal."""
-    low, high, mean = min(values), max(values), float(np.mean(values))
-    return f"{low}" if low == high else f"{low} to {high} (mean {mean:.1f})"
+    """ "min to max (mean m, median d)", or the single value when they are all equal."""
+    low, high, mean, median = min(values), max(values), float(np.mean(values)), float(np.median(values))
+    return f"{low}" if low == high else f"{low} to {high} (mean {mean:.1f}, median {median:g})"
 
 
 def describe(difficulty: str, puzzles: list[str]) -> str:

@@ -1,10 +1,11 @@
 """Sphinx configuration of the course website (`make site`; `make site SOLUTIONS=1` adds the solutions).
 
 The source folder is the repository root; this folder holds the configuration, the site's extensions
-(coursesite/: code, typography, pages, archive, publish), its templates and its style sheet. Pages: ACCUEIL.md (the home
-page), DEMARRER.md (getting the course and starting it), notebooks/ and exercises/, and solutions/ for
-instructors. Notebooks are rendered from their committed outputs, never executed. Everything the pages need
-is copied into the site: nothing is fetched from the internet at build or view time.
+(coursesite/: code, typography, pages, archive, publish), its templates and its style sheet. Pages: ACCUEIL.md
+(the home page), DEMARRER.md (getting the course and starting it), GLOSSAIRE.md (the course's terms),
+notebooks/ and exercises/, and solutions/ for instructors. Notebooks are rendered from their committed outputs,
+never executed. Everything the pages need is copied into the site: nothing is fetched from the internet at build
+or view time.
 
 Environment: SUDOKU_COURSE_SOLUTIONS=1 builds the instructors' site; SUDOKU_COURSE_JUPYTERHUB=https://hub...
 adds « ouvrir dans JupyterHub » links (none by default).
@@ -38,7 +39,9 @@ course_notebook_folders = ["notebooks", "exercises"]
 if os.environ.get("SUDOKU_COURSE_SOLUTIONS", "0") == "1":
     course_notebook_folders.append("solutions")
 course_jupyterhub = os.environ.get("SUDOKU_COURSE_JUPYTERHUB", "")
-include_patterns = ["ACCUEIL.md", "DEMARRER.md"] + [f"{folder}/*.ipynb" for folder in course_notebook_folders]
+include_patterns = ["ACCUEIL.md", "DEMARRER.md", "GLOSSAIRE.md"] + [
+    f"{folder}/*.ipynb" for folder in course_notebook_folders
+]
 exclude_patterns = ["**/.ipynb_checkpoints"]
 templates_path = ["_templates"]
 

@@ -6,6 +6,15 @@ the course's disqualification rule (a solver that fails one run of a
 difficulty is disqualified for that difficulty). A campaign runs on this machine
 (backend "local", in parallel with joblib) or on a Dask cluster (backend "dask");
 every backend runs each task with the same function, `run_task`.
+
+Run-time distributions, in the manner of COCO and IOHprofiler (Hansen et al.
+2021; Doerr et al. 2018): `run_time_distribution` gives, for each configuration,
+the share of its runs solved within each budget of evaluations (or seconds),
+unsolved runs never counting, with a bootstrap band; `interval_summary` gives
+per configuration the runs, the runs solved, the success rate and the median
+conflicts left, each with its interval. Every interval is a percentile bootstrap
+(RESAMPLES resamples, at least 2,000) that resamples the runs of each puzzle
+within that puzzle.
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from numbers import Integral
 
+import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 
@@ -56,7 +66,20 @@ COLUMN_TYPES = {"empty_cells": int, "open_cells": "Int64", "cost": "Int64", "eva
 no solution)."""
 DISQUALIFIED = "disqualified"
 """Column added by `summarize(..., disqualify=True)`."""
-TABLE_NAMES = tuple(dict.fromkeys([*COLUMNS, *SUMMARY_COLUMNS, DISQUALIFIED]))
+RTD_COLUMNS = ["solved_share", "low", "high"]
+"""Columns of a run-time distribution after the configuration and the budget (see `run_time_distribution`)."""
+INTERVAL_SUMMARY_COLUMNS = [
+    "runs",
+    "solved",
+    "success_rate",
+    "success_low",
+    "success_high",
+    "median_cost",
+    "median_low",
+    "median_high",
+]
+"""Columns of `interval_summary` after the configuration."""
+TABLE_NAMES = tuple(dict.fromkeys([*COLUMNS, *SUMMARY_COLUMNS, DISQUALIFIED, *RTD_COLUMNS, *INTERVAL_SUMMARY_COLUMNS]))
 """Every English column name the tables of this module hold (a notebook shows them in French)."""
 MIN_PUZZLE_LENGTH = 16
 """Cells of the smallest grid (4 x 4): a shorter string is a bank name, not a puzzle."""
@@ -64,6 +87,11 @@ CUSTOM = "custom"
 """Difficulty given to puzzles passed as a plain list."""
 BACKENDS = ("local", "dask")
 """Where a campaign runs: on this machine (joblib processes) or on a Dask cluster."""
+RESAMPLES = 10_000
+"""Bootstrap resamples of each interval (percentile method)."""
+CONFIDENCE = 0.95
+BOOTSTRAP_SEED = 2024
+"""Seed of the bootstrap's generator: the same runs give the same intervals."""
 
 
 @dataclass(frozen=True)
@@ -112,7 +140,9 @@ def benchmark(
     run_budget = replace(Budget.coerce(budget), seconds=_check_time_limit(time_limit))
     tasks = plan(solvers, puzzles, seeds)
     rows = run_tasks(tasks, run_budget, n_jobs, backend, scheduler)
-    rows = list(progress_bar(rows, total=len(tasks), desc="benchmark", progress=progress))
+    solvers_run = ", ".join(dict.fromkeys(task.label for task in tasks))
+    # the bar names only the solvers: it reads the same in a French notebook and in the English command line
+    rows = list(progress_bar(rows, total=len(tasks), desc=solvers_run, progress=progress))
     return pd.DataFrame(rows, columns=COLUMNS).astype(COLUMN_TYPES)
 
 
@@ -218,6 +248,92 @@ def summarize(df: pd.DataFrame, disqualify: bool = False) -> pd.DataFrame:
     if disqualify:
         summary[DISQUALIFIED] = summary["solved"] < summary["runs"]
     return summary
+
+
+# ---------------------------------------------------------------- run-time distributions and intervals
+def run_time_distribution(
+    runs: pd.DataFrame,
+    by: str = "configuration",
+    against: str = "evaluations",
+    resamples: int = RESAMPLES,
+    confidence: float = CONFIDENCE,
+    seed: int = BOOTSTRAP_SEED,
+) -> pd.DataFrame:
+    """The share of each configuration's runs solved within each budget, with a percentile bootstrap band.
+
+    A run solved within a budget when it is solved and spent at most that budget (`against`: "evaluations",
+    or "seconds", what a solved run spent until it stopped, at the solution). The share counts ALL the
+    configuration's runs, so the curve stays below 1 when some run fails (the empirical cumulative
+    distribution of the run times, unsolved runs at infinity). One row per budget where the share rises,
+    plus the largest budget a run of the configuration spent: `by`, `against`, solved_share, low, high.
+    The band resamples the runs of each puzzle within that puzzle, `resamples` times, and keeps the central
+    `confidence` share of the resampled shares at each budget.
+    """
+    rng = np.random.default_rng(seed)
+    parts = []
+    for label, group in runs.groupby(by, sort=False):
+        times = np.where(group["solved"].to_numpy(dtype=bool), group[against].to_numpy(dtype=float), np.inf)
+        budgets = np.unique(np.append(times[np.isfinite(times)], group[against].max()))
+        within = times[:, None] <= budgets[None, :]  # run x budget: solved within it
+        drawn = np.zeros((resamples, len(times)))
+        np.add.at(drawn, (np.arange(resamples)[:, None], _resampled(group, resamples, rng)), 1)
+        resampled = drawn @ within / len(times)  # resample x budget: share solved
+        low, high = percentile_bounds(resampled, confidence, axis=0)
+        parts.append(
+            pd.DataFrame({by: label, against: budgets, "solved_share": within.mean(axis=0), "low": low, "high": high})
+        )
+    return pd.concat(parts, ignore_index=True)
+
+
+def interval_summary(
+    runs: pd.DataFrame,
+    by: str = "configuration",
+    resamples: int = RESAMPLES,
+    confidence: float = CONFIDENCE,
+    seed: int = BOOTSTRAP_SEED,
+) -> pd.DataFrame:
+    """Per configuration (in order of first appearance): runs, runs solved, success rate and median conflicts
+    left (`cost`), each with its percentile bootstrap interval (the runs of each puzzle resampled within
+    that puzzle, `resamples` times; the central `confidence` share)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for label, group in runs.groupby(by, sort=False):
+        drawn = _resampled(group, resamples, rng)
+        solved, cost = group["solved"].to_numpy(dtype=float), group["cost"].to_numpy(dtype=float)
+        success = percentile_bounds(solved[drawn].mean(axis=1), confidence)
+        median = percentile_bounds(np.median(cost[drawn], axis=1), confidence)
+        rows.append(
+            {
+                by: label,
+                "runs": len(group),
+                "solved": int(solved.sum()),
+                "success_rate": float(solved.mean()),
+                "success_low": float(success[0]),
+                "success_high": float(success[1]),
+                "median_cost": float(np.median(cost)),
+                "median_low": float(median[0]),
+                "median_high": float(median[1]),
+            }
+        )
+    return pd.DataFrame(rows, columns=[by, *INTERVAL_SUMMARY_COLUMNS])
+
+
+def percentile_bounds(samples: np.ndarray, confidence: float = CONFIDENCE, axis: int | None = None) -> np.ndarray:
+    """The percentile bootstrap interval of resampled values: the bounds that leave (1 - confidence) / 2 of
+    them on each side ([low, high], along `axis`)."""
+    tail = 100 * (1 - confidence) / 2
+    return np.percentile(samples, [tail, 100 - tail], axis=axis)
+
+
+def _resampled(runs: pd.DataFrame, resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """(resamples x runs) positions into `runs`: each resample draws, within each puzzle, as many of its runs
+    as it holds, with replacement."""
+    puzzles = runs["puzzle"].to_numpy()
+    draws = []
+    for puzzle in pd.unique(puzzles):
+        members = np.flatnonzero(puzzles == puzzle)
+        draws.append(members[rng.integers(len(members), size=(resamples, len(members)))])
+    return np.concatenate(draws, axis=1)
 
 
 def labelled_solvers(solvers) -> dict[str, Solver]:

@@ -1,8 +1,9 @@
-"""The `sudoku-course` command: solve, bench, generate, list-solvers, exercises, grade.
+"""The `sudoku-course` command: solve, bench, campaign, generate, list-solvers, exercises, grade.
 
 Each sub-command has an `_add_<name>` function that declares its arguments and
 a `_run_<name>` function that does the work and returns the exit code. Bad
-input ends with a one-line message on stderr and exit code 2.
+input ends with a one-line message on stderr and exit code 2, after the prefix that
+every command shares (`messages.print_error`). Outputs are English.
 
 Heavy modules (pandas, nbformat, Dask, the solvers' libraries) are imported only
 by the commands that use them, so that `--help` and `solve` start fast.
@@ -13,21 +14,23 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .grid import InvalidPuzzleError, SudokuGrid
+from .messages import counted, print_error
 from .puzzles import BANKS, bank_names, generate, load_bank, read_puzzles
-from .solvers import Budget, Solver, available_solvers, get_solver
+from .solvers import Budget, Solver, available_solvers, get_solver, registered, solver_description
 from .solvers.exact import count_solutions
 
 if TYPE_CHECKING:
     import pandas as pd
 
 USAGE_ERROR = 2
-SUMMARY_WIDTH = 100
-"""Characters per line of the bench summary, unless --wide."""
+TABLE_WIDTH = 100
+"""Characters per line of the printed tables: the bench summary (unless --wide) and the list of solvers."""
 NARROW_COLUMNS = {
     "solver": "solver",
     "difficulty": "difficulty",
@@ -80,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as stop:  # argparse exits after printing --help
         return int(stop.code or 0)
     except (UsageError, ValueError, OSError) as error:
-        print(f"sudoku-course: error: {_one_line(error)}", file=sys.stderr)
+        print_error(error)
         return USAGE_ERROR
 
 
@@ -88,7 +91,15 @@ def build_parser() -> argparse.ArgumentParser:
     """The parser with one sub-parser per sub-command."""
     parser = _Parser(prog="sudoku-course", description="Solve, benchmark and generate Sudoku puzzles.")
     commands = parser.add_subparsers(title="commands", dest="command", required=True, metavar="COMMAND")
-    for add_command in (_add_solve, _add_bench, _add_generate, _add_list_solvers, _add_exercises, _add_grade):
+    for add_command in (
+        _add_solve,
+        _add_bench,
+        _add_campaign,
+        _add_generate,
+        _add_list_solvers,
+        _add_exercises,
+        _add_grade,
+    ):
         add_command(commands)
     return parser
 
@@ -115,7 +126,7 @@ def _run_solve(args: argparse.Namespace) -> int:
         print(label)
         solved += _solve_one(solver, puzzle, args)
         print()
-    print(f"solved {solved} of {len(puzzles)} puzzles")
+    print(f"solved {solved} of {counted(len(puzzles), 'puzzle')}")
     return 0 if solved == len(puzzles) else 1
 
 
@@ -144,7 +155,7 @@ def _puzzles_to_solve(text: str, index: int | None) -> list[tuple[str, SudokuGri
     if index is None:
         return [(f"{path.name} #{number}", puzzle) for number, puzzle in enumerate(puzzles)]
     if index >= len(puzzles):
-        raise UsageError(f"{path} holds {len(puzzles)} puzzle(s); --index {index} is out of range")
+        raise UsageError(f"{path} holds {counted(len(puzzles), 'puzzle')}; --index {index} is out of range")
     return [(f"{path.name} #{index}", puzzles[index])]
 
 
@@ -187,9 +198,7 @@ def _add_bench(commands) -> None:
     parser.add_argument("--limit", type=_positive_int, help="only the first K puzzles of each bank")
     parser.add_argument("--csv", type=Path, help="also write one row per run to this CSV file")
     parser.add_argument("--disqualify", action="store_true", help="apply the disqualification rule")
-    parser.add_argument(
-        "--wide", action="store_true", help=f"show every summary column (default: {SUMMARY_WIDTH} wide)"
-    )
+    parser.add_argument("--wide", action="store_true", help=f"show every summary column (default: {TABLE_WIDTH} wide)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument("--backend", default="local", help="local (this machine, the default) or dask (a Dask cluster)")
     parser.add_argument(
@@ -203,6 +212,7 @@ def _add_bench(commands) -> None:
 
 
 def _run_bench(args: argparse.Namespace) -> int:
+    """Print which puzzles have no solution (they are not run), then the summary of the runs."""
     from .bench import benchmark, summarize  # imported here: pandas is slow to import
 
     if args.csv and not args.csv.parent.is_dir():
@@ -211,11 +221,13 @@ def _run_bench(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot write {args.csv}: it is a directory")
     if args.scheduler is not None and args.backend != "dask":
         raise UsageError("--scheduler only applies with --backend dask")
-    puzzles = _banks(args.bank or ["easy"], args.limit)
+    banks = _banks(args.bank or ["easy"], args.limit)
     solvers = {name: get_solver(name) for name in args.solvers}
+    solvable = {label: _with_solution(puzzles) for label, puzzles in banks.items()}
+    _report_without_solution(banks, solvable)
     runs = benchmark(
         solvers,
-        puzzles,
+        {label: [banks[label][index] for index in indices] for label, indices in solvable.items() if indices},
         seeds=range(args.seeds),
         budget=args.budget,
         time_limit=args.time_limit,
@@ -224,10 +236,37 @@ def _run_bench(args: argparse.Namespace) -> int:
         backend=args.backend,
         scheduler=args.scheduler,
     )
+    runs["puzzle"] = runs["puzzle"].map(_places_in_banks(solvable))
     if args.csv:
         runs.to_csv(args.csv, index=False)
     print(_summary_table(summarize(runs, disqualify=args.disqualify), wide=args.wide))
     return 0
+
+
+def _with_solution(puzzles: list[SudokuGrid]) -> list[int]:
+    """The indices of the puzzles that have a solution (the exact solver proves that the others have none)."""
+    return [index for index, puzzle in enumerate(puzzles) if count_solutions(puzzle, limit=1) > 0]
+
+
+def _report_without_solution(banks: dict[str, list[SudokuGrid]], solvable: dict[str, list[int]]) -> None:
+    """For each bank holding puzzles without solution, one line that names and counts them (they are not run)."""
+    for label, puzzles in banks.items():
+        missing = [index for index in range(len(puzzles)) if index not in solvable[label]]
+        if missing:
+            numbers = ", ".join(f"#{index}" for index in missing)
+            print(f"no solution: {label} {numbers} ({counted(len(missing), 'puzzle')} left out of the runs)")
+
+
+def _places_in_banks(solvable: dict[str, list[int]]) -> dict[str, str]:
+    """The id `benchmark` gives a puzzle it ran (its rank among the puzzles run) -> the id of its place in its bank,
+    so that the runs, the --index of solve and the no-solution lines number the puzzles alike."""
+    from .bench import puzzle_id  # imported here: pandas is slow to import
+
+    return {
+        puzzle_id(label, rank): puzzle_id(label, index)
+        for label, indices in solvable.items()
+        for rank, index in enumerate(indices)
+    }
 
 
 def _banks(texts: list[str], limit: int | None) -> dict[str, list[SudokuGrid]]:
@@ -247,6 +286,45 @@ def _banks(texts: list[str], limit: int | None) -> dict[str, list[SudokuGrid]]:
     return banks
 
 
+# --------------------------------------------------------------- campaign
+def _add_campaign(commands) -> None:
+    parser = commands.add_parser(
+        "campaign", help="run a declared campaign and write its rows and provenance into data/ (or --list them)"
+    )
+    parser.add_argument("names", nargs="*", metavar="NAME", help="registered campaign names (see --list)")
+    parser.add_argument("--all", action="store_true", help="run every registered campaign, in order")
+    parser.add_argument("--list", action="store_true", help="print each campaign's name, runs and description")
+    parser.add_argument("--jobs", type=_positive_int, help="worker processes on this machine (default: every core)")
+    parser.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address such as tcp://10.0.0.5:8786")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.set_defaults(handler=_run_campaign)
+
+
+def _run_campaign(args: argparse.Namespace) -> int:
+    from . import campaigns  # imported here: pandas is slow to import
+
+    if args.list:
+        for name in campaigns.campaign_names():
+            campaign = campaigns.get_campaign(name)
+            print(
+                f"{name}: {counted(campaign.runs, 'run')} of {counted(campaign.budget, 'evaluation')}. "
+                f"{campaign.description}"
+            )
+        return 0
+    names = campaigns.campaign_names() if args.all else args.names
+    if not names or (args.all and args.names):
+        raise UsageError("give campaign names, or --all, or --list")
+    chosen = [campaigns.get_campaign(name) for name in names]  # every name checked before any run
+    for campaign in chosen:
+        rows = campaigns.run_campaign(
+            campaign, n_jobs=args.jobs, scheduler=args.scheduler, progress=not args.no_progress
+        )
+        folder = campaigns.data_folder()
+        solved = int(rows["solved"].sum())
+        print(f"{campaign.name}: {counted(len(rows), 'run')}, {solved} solved -> {folder}/{campaign.name}.csv")
+    return 0
+
+
 # --------------------------------------------------------------- generate
 def _add_generate(commands) -> None:
     parser = commands.add_parser("generate", help="generate puzzles with a unique solution, one per line")
@@ -264,12 +342,18 @@ def _run_generate(args: argparse.Namespace) -> int:
 
 # ----------------------------------------------------------- list-solvers
 def _add_list_solvers(commands) -> None:
-    parser = commands.add_parser("list-solvers", help="print the registered solver names")
+    parser = commands.add_parser(
+        "list-solvers", help="print each registered solver's name, family, lesson and description"
+    )
     parser.set_defaults(handler=_run_list_solvers)
 
 
 def _run_list_solvers(args: argparse.Namespace) -> int:
-    print("\n".join(available_solvers()))
+    rows = [
+        (name, registered(name).family, registered(name).lesson or "-", solver_description(name))
+        for name in available_solvers()
+    ]
+    print(_table_wrapping_the_last_column(("name", "family", "lesson", "description"), rows))
     return 0
 
 
@@ -341,7 +425,7 @@ def _positive_float(text: str) -> float:
 
 def _summary_table(summary: pd.DataFrame, wide: bool = False) -> str:
     """The summary as aligned text, rates in percent and times in ms or s; without `wide`, only the main
-    columns, with short headers and labels, in at most SUMMARY_WIDTH characters per line."""
+    columns, with short headers and labels, in at most TABLE_WIDTH characters per line."""
     text = summary.copy()
     for column in text.columns:
         if column.endswith("_seconds"):
@@ -379,8 +463,16 @@ def _count(value: float) -> str:
     return "-" if math.isnan(value) else f"{value:,.0f}"
 
 
-def _one_line(error: Exception) -> str:
-    return " ".join(str(error).split()) or type(error).__name__
+def _table_wrapping_the_last_column(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
+    """Aligned columns, two spaces apart; the last column is wrapped so that lines fit in TABLE_WIDTH characters."""
+    widths = [max(len(row[column]) for row in (header, *rows)) + 2 for column in range(len(header) - 1)]
+    indent = sum(widths)
+    lines = []
+    for row in (header, *rows):
+        first, *more = textwrap.wrap(row[-1], TABLE_WIDTH - indent, break_on_hyphens=False) or [""]
+        lines.append("".join(cell.ljust(width) for cell, width in zip(row[:-1], widths, strict=True)) + first)
+        lines.extend(" " * indent + part for part in more)
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -131,6 +131,12 @@ class ConflictTable:
                 _replace(counts_j, b, a)
         self.cells[i], self.cells[j] = b, a
 
+    def in_conflict(self, cell: int) -> bool:
+        """True if the digit of flat cell `cell` also appears elsewhere in its row, its column or its box."""
+        digit = self.cells[cell]
+        row, column, box = self._unit_counts[cell]
+        return row[digit] > 1 or column[digit] > 1 or box[digit] > 1
+
     def delta_swap(self, r: int, c1: int, c2: int) -> int:
         """Cost change if cells (r, c1) and (r, c2) of row r swapped their values."""
         return self.delta_swap_cells(r * self.size + c1, r * self.size + c2)

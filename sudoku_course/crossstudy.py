@@ -1,20 +1,29 @@
-"""Representation versus algorithm: a factorial design, its cross table, its effects and its preregistered verdict.
+"""Representation versus algorithm: a factorial design, its campaigns, its effects and its preregistered verdict.
 
 The design crosses representations (R1: one real per free cell, rounded down;
 R2: each row a permutation of its missing digits; R3: random keys ranked per
 row) with algorithms (PSO, GA, simulated annealing) and seeds, on one or more
-puzzles, under ONE evaluation budget: a population of 40 over 200 generations,
+puzzles, under ONE evaluation budget: a population of 40 over 200 iterations,
 so 8,000 evaluations of the same cost (total conflicts of the decoded grid),
 counted by every engine's instrumented cost function.
+
+One engine per algorithm: each algorithm runs the same class with the same
+parameters in every representation (`ENGINES`); the algorithm fixes selection,
+replacement, elitism, acceptance and their parameters, the representation (a
+`spaces.Space`) supplies only sampling, decoding and the variation operators.
+`factor_roles()` tabulates what belongs to which.
 
     design = CrossDesign({"témoin": reference()})
     runs = run_design(design)                   # one row per run
     table = cross_table(runs)                   # one row per cell: median, min, max, solved, mean evaluations
-    effects = bootstrap_effects(runs)           # main effects and interaction, with bootstrap intervals
-    result = effects_verdict(effects)           # the course's preregistered rule, applied by code
-    history = verdict(table)                    # the source's rule, kept as history
+    effects = simple_effects(runs)              # each factor's effect within each level of the other
+    result = protocol_verdict(runs)             # the confirmatory protocol's rule, applied by code
 
-Both rules are stated in their docstrings, before any data is seen; `teaching.display` says them in French.
+The runs the lesson concludes from are campaigns (`campaigns`): EXPLORATION
+(the témoin, the source's seeds) and CONFIRMATORY (three grids, 30 seeds per
+cell, preregistered in studies/crossstudy-protocol.md). The rules of earlier
+versions stay as history: `bootstrap_effects` and `effects_verdict` (2 x 2 main
+effects, the interaction set aside) and `verdict` (the source's rule on ranges).
 The cause analysis helpers measure what a representation does to candidates:
 `candidate_profile` (random candidates outside the admissible space, initial
 conflicts) and `population_trace` with `distinct_grids` (how many distinct grids
@@ -23,28 +32,30 @@ a population really holds, generation by generation).
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 
 import numpy as np
 import pandas as pd
 
-from .bench import benchmark
+from .bench import BOOTSTRAP_SEED, CONFIDENCE, RESAMPLES, benchmark, percentile_bounds
+from .campaigns import TEMOIN, Campaign, Configuration, PuzzleSet, Slice
 from .cost import unit_conflicts
 from .grid import SudokuGrid, as_grid
 from .solvers import Solver, get_solver
 from .solvers.base import Observer
-from .solvers.genetic import MIN_MEALPY_GA_POPULATION
 from .spaces import Space, space_class
 
 POPULATION = 40
 GENERATIONS = 200
+"""Iterations of a run (generations, swarm iterations, temperatures): max_iterations of every engine."""
 BUDGET = POPULATION * GENERATIONS
 """Evaluations per run: the same for every cell of the design."""
-MIN_POPULATION = MIN_MEALPY_GA_POPULATION
-"""Smallest population every engine accepts."""
 SEEDS = (0, 1, 7, 42)
+"""The source's seeds: those of the exploration."""
 REPRESENTATIONS: dict[str, str] = {"R1": "continuous", "R2": "rows", "R3": "random-key"}
 """Representation label -> space name (see `spaces.SPACES`)."""
 ALGORITHMS = ("PSO", "GA", "SA")
@@ -52,21 +63,28 @@ SAME_ORDER = 10.0
 """The largest algorithm gap is of the same order as the smallest representation gap when it is at most
 SAME_ORDER times that gap (the rule only needs this side: the other is ruled out before, see `verdict`)."""
 
-ENGINE_NAMES: dict[tuple[str, str], str] = {
-    ("PSO", "continuous"): "mealpy-pso",
-    ("PSO", "random-key"): "mealpy-pso",
-    ("PSO", "rows"): "swap-pso",
-    ("GA", "continuous"): "mealpy-ga",
-    ("GA", "random-key"): "mealpy-ga",
-    ("GA", "rows"): "perm-ga",
-    ("SA", "continuous"): "space-annealing",
-    ("SA", "random-key"): "space-annealing",
-    ("SA", "rows"): "space-annealing",
+ENGINES: dict[str, tuple[str, dict[str, float]]] = {
+    "PSO": ("space-pso", {"inertia_start": 0.9, "inertia_end": 0.4, "c1": 2.0, "c2": 2.0}),
+    "GA": ("space-ga", {"tournament_size": 3, "crossover_rate": 0.9, "mutation_rate": 1.0, "elitism": 4}),
+    "SA": ("space-annealing", {"t0": 1.0, "t_min": 0.1}),
 }
-"""(algorithm, space) -> registered solver: mealpy where a library does the job, our code on permutations."""
+"""Algorithm -> its registered engine and parameters, the same in every representation.
+
+Tuned once, before any confirmatory run, on the exploration's puzzle and seeds only (the témoin, seeds
+0, 1, 7 and 42, the design's budget), by `benchmarks/bench_crossstudy.py --tune`: each algorithm ran a
+small grid of values (GA: crossover_rate 0.6 or 0.9, mutation_rate 0.2, 0.5 or 1, elitism 1, 2 or 4;
+PSO: inertia 0.9 -> 0.4, 0.9 -> 0.2 or a constant 0.7298, c1 = c2 = 1.49618 or 2; SA: t0 0.5, 1 or 2,
+t_min 0.02, 0.05 or 0.1) in each of R1, R2 and R3, each run scored by its conflicts left plus the share
+of the budget it spent (a solved run scores below 1). The values kept are those whose mean score, in the
+representation where they do worst against the best values of that representation, is the least worse
+(the smallest worst ratio): reasonable in every space, never tuned for one. The tournament size (3) and
+the velocity limit of the real spaces (`spaces.VELOCITY_LIMIT`) were fixed, not tuned."""
+
+MIN_POPULATION = ENGINES["GA"][1]["elitism"] + 1
+"""Smallest population every engine accepts: the GA's elite and one child."""
 
 OUTCOMES = ("representation dominates", "comparable", "algorithm dominates", "inconclusive")
-"""The outcomes of a verdict (both rules)."""
+"""The outcomes of a verdict (every rule)."""
 
 RUN_COLUMNS = ["puzzle", "representation", "algorithm", "seed", "cost", "solved", "evaluations", "seconds"]
 TABLE_COLUMNS = ["puzzle", "representation", "algorithm", "runs", "median", "min", "max", "solved", "mean_evaluations"]
@@ -83,13 +101,43 @@ PROFILE_COLUMNS = [
 ]
 POSITION_COLUMNS = ["puzzle", "algorithm", "share"]
 EFFECT_COLUMNS = ["effect", "estimate", "low", "high", "excludes_zero"]
+ROLE_COLUMNS = ["component", "role", *ALGORITHMS]
+SIMPLE_EFFECT_COLUMNS = ["puzzle", "factor", "within", "first", "second", "estimate", "low", "high", "excludes_zero"]
+POOLED = "all"
+"""The `puzzle` of an effect estimated on every puzzle of the runs together."""
 TABLE_NAMES = tuple(
-    dict.fromkeys(RUN_COLUMNS + TABLE_COLUMNS + SAMPLE_COLUMNS + PROFILE_COLUMNS + POSITION_COLUMNS + EFFECT_COLUMNS)
+    dict.fromkeys(
+        RUN_COLUMNS
+        + TABLE_COLUMNS
+        + SAMPLE_COLUMNS
+        + PROFILE_COLUMNS
+        + POSITION_COLUMNS
+        + EFFECT_COLUMNS
+        + ROLE_COLUMNS[:2]  # the others are the algorithms' names
+        + SIMPLE_EFFECT_COLUMNS
+    )
 )
 """Every English column name the tables of this module hold (a notebook shows them in French)."""
 
 
 # ---------------------------------------------------------------- engines
+def engine_spec(
+    representation: str, algorithm: str, population_size: int = POPULATION, max_iterations: int = GENERATIONS
+) -> tuple[str, dict]:
+    """The registered name and constructor parameters of the engine of one cell: the algorithm's engine and
+    parameters (`ENGINES`), the representation's space, and the budget's sizes.
+
+    Simulated annealing has no population: its chains have `population_size` moves and it cools over
+    `max_iterations` temperatures, so it spends the same evaluations.
+    """
+    space = _space_name(representation)
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; expected one of {list(ALGORITHMS)}")
+    name, params = ENGINES[algorithm]
+    size = "chain_length" if algorithm == "SA" else "population_size"
+    return name, {"space": space, size: population_size, "max_iterations": max_iterations, **params}
+
+
 def engine(
     representation: str,
     algorithm: str,
@@ -97,27 +145,12 @@ def engine(
     max_iterations: int = GENERATIONS,
     observer: Observer | None = None,
 ) -> Solver:
-    """The solver of one cell of the design: `population_size` candidates per generation (epoch), for
-    `max_iterations` generations.
-
-    Simulated annealing has no population: its chains have `population_size` moves and
-    it cools over `max_iterations` temperatures, so it spends the same evaluations.
-    `observer` (GA only) receives each generation's population.
-    """
-    space = _space_name(representation)
-    if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {algorithm!r}; expected one of {list(ALGORITHMS)}")
-    name = ENGINE_NAMES[algorithm, space]
-    params = {
-        "mealpy-pso": {"space": space, "population_size": population_size, "max_iterations": max_iterations},
-        "mealpy-ga": {"space": space, "population_size": population_size, "max_iterations": max_iterations},
-        "swap-pso": {"population_size": population_size, "max_iterations": max_iterations},
-        "perm-ga": {"space": space, "population_size": population_size, "max_iterations": max_iterations},
-        "space-annealing": {"space": space, "chain_length": population_size, "max_iterations": max_iterations},
-    }[name]
+    """The solver of one cell of the design (see `engine_spec`): the same class with the same parameters in
+    every representation, only `space` differs. `observer` (GA only) receives each generation's population."""
+    name, params = engine_spec(representation, algorithm, population_size, max_iterations)
     if observer is not None:
         if algorithm != "GA":
-            raise ValueError(f"only the GA engines report their populations, not {algorithm}")
+            raise ValueError(f"only the GA engine reports its populations, not {algorithm}")
         params["observer"] = observer
     return get_solver(name, **params)
 
@@ -131,6 +164,62 @@ def _space_name(representation: str) -> str:
 def space_of(representation: str, puzzle) -> Space:
     """The search space of a representation for one puzzle."""
     return space_class(_space_name(representation))(as_grid(puzzle))
+
+
+def factor_roles() -> pd.DataFrame:
+    """What, in each cell of the design, belongs to the algorithm and what to the representation: one row per
+    component of an engine (role "representation", "algorithm", or "design" for the budget), one column per
+    algorithm, each entry the code, formula or parameters that do it (the same in every representation).
+    Entries are code and formulas, readable in any language; components and roles are English words that
+    `teaching.display.french_table` translates."""
+    pso, ga, sa = (ENGINES[algorithm][1] for algorithm in ALGORITHMS)
+    budget = f"{POPULATION} × {GENERATIONS}"
+    rows = [
+        ("sampling", "representation", *["space.random(rng)"] * len(ALGORITHMS)),
+        ("decoding", "representation", *["conflicts(space.decode(x))"] * len(ALGORITHMS)),
+        (
+            "variation",
+            "representation",
+            "space.difference, space.scale, space.add, space.move, space.clamp",
+            "space.crossover, space.neighbour",
+            "space.neighbour",
+        ),
+        ("selection", "algorithm", "g = argmin f(p)", f"tournament_size = {ga['tournament_size']}", "exp(−Δ/T)"),
+        ("replacement", "algorithm", "f(x) ≤ f(p) ⇒ p ← x", f"elitism = {ga['elitism']}", "x ← x′"),
+        (
+            "parameters",
+            "algorithm",
+            f"inertia_start = {pso['inertia_start']:g}, inertia_end = {pso['inertia_end']:g}, "
+            f"c1 = {pso['c1']:g}, c2 = {pso['c2']:g}",
+            f"crossover_rate = {ga['crossover_rate']:g}, mutation_rate = {ga['mutation_rate']:g}",
+            f"t0 = {sa['t0']:g}, t_min = {sa['t_min']:g}",
+        ),
+        (
+            "budget",
+            "design",
+            f"population_size × max_iterations = {budget}",
+            f"population_size × max_iterations = {budget}",
+            f"chain_length × max_iterations = {budget}",
+        ),
+    ]
+    return pd.DataFrame(rows, columns=ROLE_COLUMNS)
+
+
+def mealpy_cross_check(
+    puzzles: Mapping[str, SudokuGrid],
+    seeds: Sequence[int] = SEEDS,
+    population_size: int = POPULATION,
+    max_iterations: int = GENERATIONS,
+) -> pd.DataFrame:
+    """Outside the design: mealpy's PSO and GA on R1 with the design's budget, one row per run (the columns of
+    `run_design`, algorithm "PSO" or "GA"), to compare our engines with a library's on the same puzzles
+    (label -> puzzle)."""
+    sizes = {"space": "continuous", "population_size": population_size, "max_iterations": max_iterations}
+    engines = {"PSO": get_solver("mealpy-pso", **sizes), "GA": get_solver("mealpy-ga", **sizes)}
+    grids = {str(label): [as_grid(puzzle)] for label, puzzle in puzzles.items()}
+    runs = benchmark(engines, grids, seeds=seeds, budget=population_size * max_iterations, time_limit=None)
+    runs = runs.assign(puzzle=runs["difficulty"], representation="R1", algorithm=runs["solver"])
+    return runs[RUN_COLUMNS].astype({"cost": int, "evaluations": int, "solved": bool})
 
 
 # ---------------------------------------------------------------- the design
@@ -408,11 +497,6 @@ def verdicts(table: pd.DataFrame) -> dict[str, Verdict]:
 
 # ---------------------------------------------------------------- effects, intervals and the course's verdict
 EFFECTS = ("representation", "algorithm", "interaction")
-RESAMPLES = 10_000
-"""Bootstrap resamples of each interval."""
-CONFIDENCE = 0.95
-BOOTSTRAP_SEED = 2024
-"""Seed of the bootstrap's generator: the same runs give the same intervals."""
 
 
 @dataclass(frozen=True)
@@ -519,9 +603,8 @@ def bootstrap_effects(
         seeds[rep, algo] = len(values)
     if len(seeds) != 4:
         raise ValueError("bootstrap_effects needs runs in each of the four cells")
-    tail = 100 * (1 - confidence) / 2
     intervals = {
-        name: tuple(float(bound) for bound in np.percentile(samples, [tail, 100 - tail]))
+        name: tuple(float(bound) for bound in percentile_bounds(samples, confidence))
         for name, samples in _design_effects(means).items()
     }
     return Effects(
@@ -593,6 +676,235 @@ def effects_verdicts(runs: pd.DataFrame, **bootstrap) -> dict[str, EffectsVerdic
         str(p): effects_verdict(bootstrap_effects(runs[runs["puzzle"] == p], **bootstrap))
         for p in pd.unique(runs["puzzle"])
     }
+
+
+# ---------------------------------------------------------------- simple effects and the protocol's verdict
+def simple_effects(
+    runs: pd.DataFrame,
+    outcome: str = "cost",
+    per_puzzle: bool = True,
+    resamples: int = RESAMPLES,
+    confidence: float = CONFIDENCE,
+    seed: int = BOOTSTRAP_SEED,
+) -> pd.DataFrame:
+    """Each factor's effect within each level of the other, with percentile bootstrap intervals.
+
+    One row per (puzzle, factor, within, first, second): the mean of `outcome` ("cost": conflicts left;
+    "solved": the success rate; "evaluations": evaluations spent) over the runs of (second, within) minus
+    that of (first, within), for every pair first < second of the factor's levels in table order:
+    representation within each algorithm, then algorithm within each representation. `puzzle` is POOLED
+    ("all": every run of the cell, each puzzle counting for its runs), then each puzzle (`per_puzzle`).
+
+    The bootstrap resamples the seeds of each cell within each puzzle, with replacement and independently
+    (`resamples` times, at least 2,000 for the protocol), recomputes every effect on each resample, and
+    keeps the central `confidence` share (percentile method). Same runs and seed, same intervals.
+    """
+    samples = _resampled_means(runs, outcome, resamples, seed)
+    labels = [POOLED, *(list(samples.puzzles) if per_puzzle else [])]
+    rows = []
+    for label in labels:
+        observed, resampled = samples.means(None if label == POOLED else label)
+        for contrast in samples.simple_contrasts():
+            rows.append({"puzzle": label, **contrast.describe(observed, resampled, confidence)})
+    return pd.DataFrame(rows, columns=SIMPLE_EFFECT_COLUMNS)
+
+
+@dataclass(frozen=True)
+class _Contrast:
+    """A difference of cell means: factor, the level of the other factor it is within, and the two levels."""
+
+    factor: str
+    within: str
+    first: str
+    second: str
+    weights: np.ndarray  # on the cell means [representation, algorithm]: +1 on second, -1 on first
+
+    def value(self, means: np.ndarray) -> np.ndarray:
+        """The contrast of cell means of shape (..., representations, algorithms)."""
+        return (means * self.weights).sum(axis=(-2, -1))
+
+    def describe(self, observed: np.ndarray, resampled: np.ndarray, confidence: float) -> dict:
+        low, high = (float(bound) for bound in percentile_bounds(self.value(resampled), confidence))
+        return {
+            "factor": self.factor,
+            "within": self.within,
+            "first": self.first,
+            "second": self.second,
+            "estimate": float(self.value(observed)),
+            "low": low,
+            "high": high,
+            "excludes_zero": low > 0 or high < 0,
+        }
+
+
+@dataclass(frozen=True)
+class _Resampled:
+    """Per puzzle, the observed and bootstrap sums and counts of an outcome in each cell of the design."""
+
+    representations: tuple[str, ...]
+    algorithms: tuple[str, ...]
+    puzzles: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]  # puzzle -> (sums, resampled sums, counts)
+
+    def means(self, puzzle: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Observed cell means (representations x algorithms) and resampled ones (resamples x ...), of one
+        puzzle or, with None, of every puzzle's runs together."""
+        chosen = list(self.puzzles.values()) if puzzle is None else [self.puzzles[puzzle]]
+        sums, resampled, counts = (sum(parts) for parts in zip(*chosen, strict=True))
+        return sums / counts, resampled / counts
+
+    def simple_contrasts(self) -> list[_Contrast]:
+        """Representation within each algorithm, then algorithm within each representation, every pair."""
+        contrasts = []
+        shape = (len(self.representations), len(self.algorithms))
+        for j, algorithm in enumerate(self.algorithms):
+            for (a, first), (b, second) in combinations(enumerate(self.representations), 2):
+                weights = np.zeros(shape)
+                weights[b, j], weights[a, j] = 1, -1
+                contrasts.append(_Contrast("representation", algorithm, first, second, weights))
+        for i, representation in enumerate(self.representations):
+            for (a, first), (b, second) in combinations(enumerate(self.algorithms), 2):
+                weights = np.zeros(shape)
+                weights[i, b], weights[i, a] = 1, -1
+                contrasts.append(_Contrast("algorithm", representation, first, second, weights))
+        return contrasts
+
+
+def _resampled_means(runs: pd.DataFrame, outcome: str, resamples: int, seed: int) -> _Resampled:
+    """Resample the runs of each (puzzle, representation, algorithm) cell with replacement, in table order."""
+    if resamples < 1:
+        raise ValueError(f"need resamples >= 1, got {resamples}")
+    missing = {"puzzle", "representation", "algorithm", outcome} - set(runs.columns)
+    if missing:
+        raise ValueError(f"the runs table lacks the column(s) {sorted(missing)}")
+    representations = tuple(str(label) for label in pd.unique(runs["representation"]))
+    algorithms = tuple(str(label) for label in pd.unique(runs["algorithm"]))
+    if len(representations) < 2 or len(algorithms) < 2:
+        raise ValueError("the effects need at least two representations and two algorithms")
+    rng = np.random.default_rng(seed)
+    shape = (len(representations), len(algorithms))
+    puzzles = {}
+    for puzzle, runs_of_puzzle in runs.groupby("puzzle", sort=False):
+        sums, resampled, counts = np.zeros(shape), np.zeros((resamples, *shape)), np.zeros(shape)
+        for (rep, algo), group in runs_of_puzzle.groupby(["representation", "algorithm"], sort=False):
+            values = group[outcome].to_numpy(dtype=float)
+            i, j = representations.index(rep), algorithms.index(algo)
+            sums[i, j], counts[i, j] = values.sum(), len(values)
+            resampled[:, i, j] = values[rng.integers(0, len(values), size=(resamples, len(values)))].sum(axis=1)
+        if not counts.all():
+            raise ValueError(f"puzzle {puzzle!r} lacks runs in some cell of the design")
+        puzzles[str(puzzle)] = (sums, resampled, counts)
+    return _Resampled(representations, algorithms, puzzles)
+
+
+@dataclass(frozen=True)
+class ProtocolVerdict:
+    """The outcome of the confirmatory protocol's rule and the numbers it read.
+
+    `by_cell`: the largest interaction exceeds the smaller of the two factors' main effects, so the verdict
+    reads the gaps column by column (representation within each algorithm) and row by row (algorithm within
+    each representation); otherwise it reads each factor's main effect (the average over the other factor).
+    `gaps`: the gaps compared, one row per gap (the columns of `simple_effects`; within "mean" for a main
+    effect): for each column or row, its largest effect.
+    """
+
+    outcome: str
+    by_cell: bool
+    interaction: float  # the largest |interaction| estimate
+    main_effects: dict[str, float]  # factor -> its largest |main effect| estimate
+    gaps: pd.DataFrame
+    effects: pd.DataFrame  # every simple effect, pooled (`simple_effects`)
+
+
+def protocol_verdict(
+    runs: pd.DataFrame,
+    outcome: str = "cost",
+    resamples: int = RESAMPLES,
+    confidence: float = CONFIDENCE,
+    seed: int = BOOTSTRAP_SEED,
+) -> ProtocolVerdict:
+    """Apply the confirmatory protocol's decision rule (studies/crossstudy-protocol.md) to the runs of a
+    representations x algorithms design, pooled over its puzzles.
+
+    For two levels of a factor, an effect is a difference of cell means of `outcome`; a main effect averages
+    a simple effect over the levels of the other factor; an interaction is the difference of differences
+    (m[r', a'] - m[r, a']) - (m[r', a] - m[r, a]), not halved. Intervals: percentile bootstrap over the seeds
+    of each cell and puzzle (see `simple_effects`).
+
+    1. If the largest |interaction| exceeds the smaller of the two factors' largest |main effect|, the
+       averages hide opposite or unequal effects: the gaps are read by cell. A representation gap is, in
+       each algorithm column, the largest representation effect (by |estimate|); an algorithm gap, in each
+       representation row, the largest algorithm effect. Otherwise each factor has one gap: its largest
+       main effect.
+    2. With [d, M] the interval of a gap's size (d = 0 if its interval contains 0, else its bound nearest
+       to 0; M its bound farthest from 0), the outcomes, tested in this order:
+       "representation dominates": the smallest d of the representation gaps exceeds the largest M of the
+       algorithm gaps; "algorithm dominates": the same with the factors swapped; "comparable": some gap of
+       each factor excludes 0 (both matter somewhere, neither everywhere more); "inconclusive": otherwise.
+    """
+    samples = _resampled_means(runs, outcome, resamples, seed)
+    observed, resampled = samples.means()
+    simple = samples.simple_contrasts()
+    effects = pd.DataFrame(
+        [{"puzzle": POOLED, **c.describe(observed, resampled, confidence)} for c in simple],
+        columns=SIMPLE_EFFECT_COLUMNS,
+    )
+    mains = _main_contrasts(simple)
+    main_sizes = {
+        factor: max(abs(float(c.value(observed))) for c in mains if c.factor == factor)
+        for factor in ("representation", "algorithm")
+    }
+    interaction = max(abs(float(value)) for value in _interactions(observed, samples))
+    by_cell = interaction > min(main_sizes.values())
+    contrasts = simple if by_cell else mains
+    described = pd.DataFrame(
+        [{"puzzle": POOLED, **c.describe(observed, resampled, confidence)} for c in contrasts],
+        columns=SIMPLE_EFFECT_COLUMNS,
+    )
+    largest = described.loc[described["estimate"].abs().groupby([described["factor"], described["within"]]).idxmax()]
+    gaps = described.loc[sorted(largest.index)].reset_index(drop=True)
+    return ProtocolVerdict(_gap_outcome(gaps), by_cell, interaction, main_sizes, gaps, effects)
+
+
+def _main_contrasts(simple: list[_Contrast]) -> list[_Contrast]:
+    """Each simple contrast averaged over the levels of the other factor (within "mean")."""
+    grouped: dict[tuple[str, str, str], list[_Contrast]] = {}
+    for contrast in simple:
+        grouped.setdefault((contrast.factor, contrast.first, contrast.second), []).append(contrast)
+    return [
+        _Contrast(factor, "mean", first, second, sum(c.weights for c in group) / len(group))
+        for (factor, first, second), group in grouped.items()
+    ]
+
+
+def _interactions(means: np.ndarray, samples: _Resampled) -> list[float]:
+    """Every interaction (m[r', a'] - m[r, a']) - (m[r', a] - m[r, a]) of the cell means."""
+    return [
+        (means[b, d] - means[a, d]) - (means[b, c] - means[a, c])
+        for a, b in combinations(range(len(samples.representations)), 2)
+        for c, d in combinations(range(len(samples.algorithms)), 2)
+    ]
+
+
+def _size(low: float, high: float) -> tuple[float, float]:
+    """The interval of |effect| from the interval of the effect: [d, M]."""
+    nearest = 0.0 if low <= 0 <= high else min(abs(low), abs(high))
+    return nearest, max(abs(low), abs(high))
+
+
+def _gap_outcome(gaps: pd.DataFrame) -> str:
+    """The protocol's outcome from the gaps of each factor (rule step 2 of `protocol_verdict`)."""
+    sizes = {
+        factor: [_size(row.low, row.high) for row in gaps[gaps["factor"] == factor].itertuples()]
+        for factor in ("representation", "algorithm")
+    }
+    representation, algorithm = sizes["representation"], sizes["algorithm"]
+    if min(d for d, _ in representation) > max(m for _, m in algorithm):
+        return "representation dominates"
+    if min(d for d, _ in algorithm) > max(m for _, m in representation):
+        return "algorithm dominates"
+    if any(d > 0 for d, _ in representation) and any(d > 0 for d, _ in algorithm):
+        return "comparable"
+    return "inconclusive"
 
 
 def position_between(table: pd.DataFrame, representation: str, low: str = "R1", high: str = "R2") -> pd.DataFrame:
@@ -667,3 +979,69 @@ def distinct_per_generation(representation: str, puzzle, populations: Sequence[n
     """Distinct decoded grids in each population of a trace (see `population_trace`)."""
     space = space_of(representation, puzzle)
     return [distinct_grids(space, candidates) for candidates in populations]
+
+
+# ---------------------------------------------------------------- the campaigns
+def design_configurations(
+    representations: Sequence[str] = ("R1", "R2", "R3"), algorithms: Sequence[str] = ALGORITHMS
+) -> tuple[Configuration, ...]:
+    """One campaign configuration per cell ("R1 × PSO"...), its engine given by `engine_spec`."""
+    return tuple(
+        Configuration(_cell_label(rep, algo), *engine_spec(rep, algo), {"representation": rep, "algorithm": algo})
+        for rep in representations
+        for algo in algorithms
+    )
+
+
+CONFIRMATORY_PUZZLES = (PuzzleSet(TEMOIN), PuzzleSet("medium", (47,)), PuzzleSet("hard", (49,)))
+"""The témoin, then the medium and the hard puzzle of median difficulty (`median_puzzle`)."""
+CONFIRMATORY_SEED_COUNT = 30
+SEED_RULE = "sudoku-course crossstudy confirmatory seed {k}"
+"""The text whose SHA-256 gives the k-th confirmatory seed (`confirmatory_seeds`)."""
+
+
+def median_puzzle(bank: str) -> int:
+    """The index of the bank's puzzle of median difficulty: the bank sorted by open cells after naked and
+    hidden singles (`puzzles.open_cells`), ties in bank order, the puzzle at rank ceil(count / 2) (the lower
+    median). The rule that chose the confirmatory grids."""
+    from .puzzles import load_bank, open_cells
+
+    ranked = sorted(range(len(load_bank(bank))), key=lambda index: open_cells(load_bank(bank)[index]))
+    return ranked[(len(ranked) - 1) // 2]
+
+
+def confirmatory_seeds() -> tuple[int, ...]:
+    """The seeds of the confirmatory campaign: for k = 0, 1, ..., the first 31 bits of the SHA-256 of
+    SEED_RULE with k, until CONFIRMATORY_SEED_COUNT distinct seeds (a rule no earlier run used)."""
+    seeds: list[int] = []
+    k = 0
+    while len(seeds) < CONFIRMATORY_SEED_COUNT:
+        digest = hashlib.sha256(SEED_RULE.format(k=k).encode()).digest()
+        seed = int.from_bytes(digest[:4], "big") >> 1
+        if seed not in seeds:
+            seeds.append(seed)
+        k += 1
+    return tuple(seeds)
+
+
+EXPLORATION = Campaign(
+    name="crossstudy-exploration",
+    description="Lesson 04's exploration: the témoin with the source's seeds, R1, R2 and R3 x PSO, GA and SA, "
+    "one engine per algorithm, 40 x 200 = 8,000 evaluations per run.",
+    configurations=design_configurations(),
+    puzzles=(PuzzleSet(TEMOIN),),
+    seeds=SEEDS,
+    budget=BUDGET,
+    slice=Slice(("R1 × SA", "R2 × GA"), (0, 1, 7)),
+)
+CONFIRMATORY = Campaign(
+    name="crossstudy-confirmatory",
+    description="Lesson 04's confirmatory study (studies/crossstudy-protocol.md): the témoin, medium-47 and "
+    "hard-49, 30 seeds per cell, R1, R2 and R3 x PSO, GA and SA, 8,000 evaluations per run.",
+    configurations=design_configurations(),
+    puzzles=CONFIRMATORY_PUZZLES,
+    seeds=confirmatory_seeds(),
+    budget=BUDGET,
+    slice=Slice(("R1 × SA", "R2 × GA"), confirmatory_seeds()[:3], (TEMOIN,)),
+    protocol="studies/crossstudy-protocol.md",
+)

@@ -17,7 +17,7 @@ import numpy as np
 
 EMPTY_CHARS = ".0X-*"
 DRAWING_CHARS = "|+"
-SYMBOLS = "123456789ABCDEFGHIJKLMNOP"  # digits 1..25; 10 is A, 16 is G
+SYMBOLS = "123456789ABCDEFGHIJKLMNOP"  # digits 1..25, in either case: 10 is A, 16 is G, 25 is P
 SIZES = {b * b * b * b: b for b in (2, 3, 4, 5)}  # cell count -> box size
 SIDES = {b * b for b in SIZES.values()}  # allowed grid sides: 4, 9, 16, 25
 
@@ -88,14 +88,20 @@ class InvalidPuzzleError(ValueError):
 
     def within(self, *, puzzle: str | None = None, file: str | None = None, line: int | None = None):
         """The same error located in a campaign (`puzzle` id) or a file (`file`, `line`): the message gets a
-        prefix, the fields are kept."""
+        prefix, the fields are kept. A text read from one line of a file names that line once: "bad.txt, line 2:
+        unknown character '#' at column 3"."""
+        message = self.message
         if puzzle is not None:
             prefix = f"puzzle {puzzle}: "
+        elif file is not None and line is not None:
+            prefix = f"{file}, line {line}: "
+            if self.position is not None and self.position.line == 1:  # the text is that line: name it once
+                message = message.replace(_at(self.position), f"at column {self.position.column}", 1)
         elif file is not None:
-            prefix = f"{file}, line {line}: " if line is not None else f"{file}: "
+            prefix = f"{file}: "
         else:
             raise ValueError("within needs a puzzle id or a file")
-        return _rebuilt_error(prefix + self.message, replace(self.details, puzzle=puzzle, file=file, line=line))
+        return _rebuilt_error(prefix + message, replace(self.details, puzzle=puzzle, file=file, line=line))
 
 
 def _rebuilt_error(message: str, details: ErrorDetails) -> InvalidPuzzleError:
@@ -188,7 +194,11 @@ class SudokuGrid:
     # ----------------------------------------------------------------- parsing
     @classmethod
     def from_string(cls, text: str, box_size: int | None = None, *, validate: bool = True) -> SudokuGrid:
-        """Read a grid from one line or a drawing (`.0X-*` are empty; `|`, `+`, spaces ignored)."""
+        """Read a grid from one line or a drawing (`.0X-*` are empty; `|`, `+`, spaces ignored).
+
+        The number of cells gives the size, which accepts only its own symbols (see `symbols_of`): a letter
+        in a 9 x 9 grid is refused with its line, column and character.
+        """
         values, places = [], []  # places: (character, position) of each cell, for error messages
         lines = text.splitlines(keepends=True) or [""]
         separators = _separator_lines(lines)
@@ -204,10 +214,7 @@ class SudokuGrid:
                     values.append(SYMBOLS.index(char.upper()) + 1)
                 else:
                     raise InvalidPuzzleError(
-                        f"unknown character {char!r} at line {line_no}, column {col_no}",
-                        "character",
-                        character=char,
-                        position=position,
+                        f"unknown character {char!r} {_at(position)}", "character", character=char, position=position
                     )
                 places.append((char, position))
             start += len(line)
@@ -224,9 +231,9 @@ class SudokuGrid:
         side = SIZES[len(values)] ** 2
         for value, (char, position) in zip(values, places, strict=True):
             if value > side:
-                where = f"at line {position.line}, column {position.column}"
                 raise InvalidPuzzleError(
-                    f"unknown character {char!r} {where} (a {side} x {side} grid uses 1..{side})",
+                    f"character {char!r} {_at(position)} is not a symbol of a {side} x {side} grid"
+                    f" ({symbols_of(side)})",
                     "symbol-range",
                     character=char,
                     position=position,
@@ -398,6 +405,15 @@ def as_grid(puzzle) -> SudokuGrid:
     if isinstance(puzzle, str):
         return SudokuGrid.from_string(puzzle)
     return SudokuGrid.from_array(puzzle)
+
+
+def symbols_of(side: int) -> str:
+    """The symbols a grid of this side uses, as a reader types them: "1-4", "1-9", "1-9, A-G" (16), "1-9, A-P" (25)."""
+    return f"1-{side}" if side <= 9 else f"1-9, A-{SYMBOLS[side - 1]}"
+
+
+def _at(position: TextPosition) -> str:
+    return f"at line {position.line}, column {position.column}"
 
 
 def _cell_count_error(found: int) -> InvalidPuzzleError:

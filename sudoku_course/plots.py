@@ -1,4 +1,5 @@
-"""Figures of the course: a drawn grid, benchmark bars, convergence curves and annealing traces.
+"""Figures of the course: a drawn grid, benchmark bars, convergence curves, annealing traces and
+run-time distributions.
 
 Every function draws on the Axes it is given (or on a new figure) and returns
 that Axes. All share one style, `COURSE_STYLE`; `use_course_style()` applies it
@@ -23,6 +24,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import FixedLocator, FuncFormatter
 
+from .bench import RTD_COLUMNS
 from .grid import SYMBOLS, SudokuGrid, as_grid
 
 GIVEN_COLOR = "black"
@@ -57,6 +59,10 @@ PLOT_LABELS = {
     "energy": "energy (conflicts)",
     "current": "current state",
     "best": "best so far",
+    "evaluations": "evaluations (log scale)",
+    "seconds": "seconds (log scale)",
+    "solved_share": "share of runs solved",
+    "configuration": "configuration",
 }
 """The words the figures draw, in English; `labels=` overrides them."""
 TRACE_PANELS = ("temperature", "acceptance", "energy")
@@ -243,6 +249,39 @@ def plot_annealing_trace(
         axes[0].set_title(title)
     figure.align_ylabels(axes)
     return axes
+
+
+@_course_style
+def plot_run_time_distribution(
+    distribution: pd.DataFrame,
+    by: str = "configuration",
+    against: str = "evaluations",
+    ax: Axes | None = None,
+    title: str | None = None,
+    labels: Mapping[str, str] | None = None,
+) -> Axes:
+    """The share of runs solved against the budget, one step curve per configuration with its bootstrap band,
+    on a log scale (a table of `bench.run_time_distribution`, in the manner of COCO and IOHprofiler).
+
+    `labels` overrides the axis and legend titles and may rename the configurations (see PLOT_LABELS).
+    """
+    if distribution.empty:
+        raise ValueError("no run-time distribution to plot")
+    label = _labeller(labels)
+    ax = _axes(ax, figsize=(7.0, 4.0))
+    for k, (name, curve) in enumerate(distribution.groupby(by, sort=False)):
+        budgets = np.concatenate([curve[against].to_numpy()[:1], curve[against].to_numpy()])  # start at 0 solved
+        share, low, high = (np.concatenate([[0.0], curve[column].to_numpy()]) for column in RTD_COLUMNS)
+        ax.step(budgets, share, where="post", color=f"C{k}", label=label(name))
+        ax.fill_between(budgets, low, high, step="post", color=f"C{k}", alpha=0.2, linewidth=0)
+    ax.set_xscale("log")
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel(label(against))
+    ax.set_ylabel(label("solved_share"))
+    ax.legend(title=label(by), loc="center left", bbox_to_anchor=(1, 0.5))
+    if title:
+        ax.set_title(title)
+    return ax
 
 
 def round_ticks(low: float, high: float, at_least: int = 3) -> list[float]:

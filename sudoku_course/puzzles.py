@@ -13,6 +13,10 @@ The expert bank is measured differently, by the space logic leaves to a
 metaheuristic: an expert puzzle is minimal, has at least EXPERT_MIN_EMPTY empty
 cells, and at least EXPERT_MIN_OPEN of them stay open (two candidates or more)
 after naked and hidden singles (`open_cells`), so it always needs a guess.
+
+The diabolique bank is as open and also deep: a diabolique puzzle is minimal,
+leaves at least EXPERT_MIN_OPEN cells open after singles, and needs at least
+DIABOLIQUE_MIN_GUESSES guesses (the public "top95" set needs 33.6 on average).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import numpy as np
 
 from .grid import InvalidPuzzleError, SudokuGrid, as_grid
 from .propagation import propagated_candidates
-from .solvers.exact import count_solutions, search_effort, solve_exact
+from .solvers.exact import count_solutions, rating_solution, search_effort
 
 REFERENCE = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
 """The témoin shared by every lesson: 45 givens, 36 empty cells, unique solution starting 962185473."""
@@ -33,14 +37,15 @@ REFERENCE = "9020054031000630255084070600263090010570102900906705302405306007052
 BANKS_PACKAGE = "sudoku_course.banks"  # the repository's puzzles/ folder, installed as a package
 DIFFICULTIES = ("easy", "medium", "hard")
 """The ratings of `rate`, by the exact solver's guesses."""
-BANKS = (*DIFFICULTIES, "expert")
+BANKS = (*DIFFICULTIES, "expert", "diabolique")
 """The bundled banks, easiest first; each is made by `generate(seed, name)`."""
 MEDIUM_MAX_GUESSES = 10
 EASY_EMPTY_SHARE = (0.40, 0.60)  # an easy puzzle gets a random number of empty cells in this share of the grid
 HARD_TRIES = 20  # minimal puzzles made per hard puzzle; the one needing the most guesses wins
 EXPERT_MIN_EMPTY = 58  # an expert puzzle has at least this many empty cells...
 EXPERT_MIN_OPEN = 54  # ...and at least this many of them open after naked and hidden singles
-EXPERT_EXCHANGES = 2000  # clue exchanges tried from one solution before the expert search draws a new one
+DIABOLIQUE_MIN_GUESSES = 30  # a diabolique puzzle needs at least this many guesses (and is as open as an expert one)
+CLIMB_EXCHANGES = 2000  # clue exchanges tried from one solution before a hill climb draws a new one
 MAX_TRIES = 1000  # the generator gives up (RuntimeError) after this many full puzzles
 _COUNT_LINE_MAX = 6  # a leading line of at most this many digits is a puzzle count, not a puzzle
 
@@ -49,12 +54,14 @@ _COUNT_LINE_MAX = 6  # a leading line of at most this many digits is a puzzle co
 def parse_puzzles(text: str, source: str = "<text>") -> list[SudokuGrid]:
     """Read one puzzle per line; skip blank lines, `#` comments and a leading count line.
 
-    Errors are InvalidPuzzleError messages that start with `source` and the line number.
+    Errors are InvalidPuzzleError messages that start with `source` and the line number, and count columns
+    in that line: "bad.txt, line 2: unknown character '?' at column 11".
     """
     puzzles = []
     for line_no, line in enumerate(text.splitlines(), start=1):
-        content = line.split("#", 1)[0].strip()
-        if not content or (not puzzles and content.isdigit() and len(content) <= _COUNT_LINE_MAX):
+        content = line.split("#", 1)[0]  # read unstripped: the columns of an error are the line's
+        stripped = content.strip()
+        if not stripped or (not puzzles and stripped.isdigit() and len(stripped) <= _COUNT_LINE_MAX):
             continue
         try:
             puzzles.append(SudokuGrid.from_string(content))
@@ -76,7 +83,7 @@ def bank_names() -> list[str]:
 
 
 def load_bank(name: str) -> list[SudokuGrid]:
-    """The puzzles of a bundled bank ("easy", "medium", "hard" or "expert"), read from the installed package."""
+    """The puzzles of a bundled bank (see `bank_names`), read from the installed package."""
     if name not in BANKS:
         raise ValueError(f"unknown bank {name!r}; available: {', '.join(bank_names())}")
     text = resources.files(BANKS_PACKAGE).joinpath(f"{name}.txt").read_text(encoding="utf-8")
@@ -117,6 +124,13 @@ def is_expert(puzzle) -> bool:
     )
 
 
+def is_diabolique(puzzle) -> bool:
+    """True if the puzzle meets the diabolique bank's criteria: a unique solution, minimal, at least
+    EXPERT_MIN_OPEN cells open after singles and at least DIABOLIQUE_MIN_GUESSES guesses."""
+    grid = as_grid(puzzle)
+    return count_solutions(grid) == 1 and _diabolique_shortfall(grid) == 0 and is_minimal(grid)
+
+
 def is_minimal(puzzle: SudokuGrid) -> bool:
     """True if the puzzle has one solution and loses it when any single clue is removed."""
     if count_solutions(puzzle) != 1:
@@ -142,7 +156,7 @@ def generate(seed: int, difficulty: str) -> SudokuGrid:
         return _medium_puzzle(rng)
     if difficulty == "hard":
         return _hard_puzzle(rng)
-    return _expert_puzzle(rng)
+    return _climb(rng, _expert_shortfall if difficulty == "expert" else _diabolique_shortfall)
 
 
 def random_solution(rng: np.random.Generator, box_size: int = 3) -> SudokuGrid:
@@ -152,9 +166,9 @@ def random_solution(rng: np.random.Generator, box_size: int = 3) -> SudokuGrid:
         cells = np.zeros((n, n), dtype=np.int64)
         for box in range(b):
             cells[box * b : (box + 1) * b, box * b : (box + 1) * b] = rng.permutation(n).reshape(b, b) + 1
-        completed = solve_exact(SudokuGrid(cells, box_size))
-        if completed.solved:
-            return SudokuGrid(completed.grid.cells, box_size)
+        completed = rating_solution(SudokuGrid(cells, box_size))
+        if completed is not None:
+            return SudokuGrid(completed.cells, box_size)
 
 
 def _remove_clues(
@@ -222,32 +236,38 @@ def _hard_puzzle(rng: np.random.Generator) -> SudokuGrid:
     raise RuntimeError(f"no hard puzzle found in {MAX_TRIES} tries")
 
 
-def _expert_puzzle(rng: np.random.Generator) -> SudokuGrid:
-    """A hill climb over clue sets from a minimal puzzle until it meets the expert criteria (`is_expert`).
+def _climb(rng: np.random.Generator, shortfall_of: Callable[[SudokuGrid], int]) -> SudokuGrid:
+    """A hill climb over clue sets from a minimal puzzle until `shortfall_of(puzzle)` is 0 (expert, diabolique).
 
     A step moves one clue to an empty cell (with the solution's digit there); if the puzzle keeps its
     unique solution it is made minimal again, and it replaces the current one unless it falls further
-    short of the criteria (`_expert_shortfall`). After EXPERT_EXCHANGES steps without reaching them,
-    the climb starts again from a new solution.
+    short of the criteria. After CLIMB_EXCHANGES steps without reaching them, the climb starts again
+    from a new solution.
     """
     for _ in range(MAX_TRIES):
         solution = random_solution(rng)
         puzzle = _remove_clues(solution, rng)
-        shortfall = _expert_shortfall(puzzle)
-        for _ in range(EXPERT_EXCHANGES):
+        shortfall = shortfall_of(puzzle)
+        for _ in range(CLIMB_EXCHANGES):
             if shortfall == 0:
                 return puzzle
             candidate = _exchange_clue(puzzle, solution, rng)
-            if candidate is not None and (candidate_shortfall := _expert_shortfall(candidate)) <= shortfall:
+            if candidate is not None and (candidate_shortfall := shortfall_of(candidate)) <= shortfall:
                 puzzle, shortfall = candidate, candidate_shortfall
         if shortfall == 0:
             return puzzle
-    raise RuntimeError(f"no expert puzzle found from {MAX_TRIES} solutions")
+    raise RuntimeError(f"no puzzle meeting the criteria found from {MAX_TRIES} solutions")
 
 
 def _expert_shortfall(puzzle: SudokuGrid) -> int:
     """How far a uniquely solvable puzzle is from the expert criteria: missing empty cells plus missing open cells."""
     return max(0, EXPERT_MIN_EMPTY - puzzle.empty_count) + max(0, EXPERT_MIN_OPEN - open_cells(puzzle))
+
+
+def _diabolique_shortfall(puzzle: SudokuGrid) -> int:
+    """How far a uniquely solvable puzzle is from the diabolique criteria: missing open cells plus missing guesses."""
+    guesses = search_effort(puzzle)["guesses"]
+    return max(0, EXPERT_MIN_OPEN - open_cells(puzzle)) + max(0, DIABOLIQUE_MIN_GUESSES - guesses)
 
 
 def _exchange_clue(puzzle: SudokuGrid, solution: SudokuGrid, rng: np.random.Generator) -> SudokuGrid | None:

@@ -14,11 +14,24 @@ invariant, and give the cost (conflicts of the decoded grid).
   single candidate becomes a given, and every free cell keeps one of its
   candidates. A random candidate is then a random matching of each unit's cells
   to its digits (`random_matching`), a move swaps two cells or rotates three of
-  one unit within their candidates, and `repair` re-matches the units whose
+  one unit within their candidates (`conflict_cycles` turns a cycle of any length
+  started from a cell in conflict), and `repair` re-matches the units whose
   cells left their candidates.
 - ContinuousSpace: one real per free cell in [1, n + 1), decoded by floor.
 - RandomKeySpace: one real key per free cell in [0, 1); each row's missing
   digits go to its free cells in the order of their keys, so rows never conflict.
+
+The generic engines of the cross-study (lesson 04) reach a space only through these
+methods, plus the operators each space supplies to an algorithm:
+- `crossover(first, second, rng)`: a child of two candidates (whole units from one
+  parent or the other in a permutation space, each coordinate from one or the other
+  elsewhere);
+- the velocity algebra of a particle swarm: `difference(target, position, rng)`
+  (p - x), `scale(k, velocity)` (k * v), `add(first, second)` (v + w), `move(position,
+  velocity)` (x + v) and `clamp(velocity)`. A velocity is a real vector in the cell and
+  real spaces, clamped to VELOCITY_LIMIT of a coordinate's range per step; in a
+  permutation space it is a sequence of swaps (lesson 03's swap PSO), never clamped.
+  In every space, move(x, difference(p, x)) == p (up to rounding for real vectors).
 """
 
 from __future__ import annotations
@@ -35,6 +48,12 @@ from .cost import conflicts
 from .grid import InvalidPuzzleError, SudokuGrid, as_grid
 from .propagation import fixed_by_candidates
 
+VELOCITY_LIMIT = 0.2
+"""The largest step a velocity may make along one coordinate of a cell or real space, as a share of that
+coordinate's range (a usual choice for a particle swarm: from 0.1 to 0.2 of the range)."""
+Velocity = np.ndarray
+"""A particle's velocity: a real vector of `dimension` numbers, or in a permutation space an array of swaps,
+one row (i, j) per swap of candidate positions i and j, applied in order."""
 RESTRICTED_MOVE_TRIES = 16
 """Random moves a restricted space draws for each candidate of `neighbours`; it makes the first that keeps
 every cell within its candidates (if none does, the candidate stays as is)."""
@@ -65,6 +84,42 @@ class Space(ABC):
     @abstractmethod
     def is_valid(self, candidate: np.ndarray) -> bool:
         """True if the candidate has the right length and satisfies the space's invariant."""
+
+    # --------------------------------------------- operators of the generic engines (vectors here)
+    def crossover(self, first: np.ndarray, second: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """A child of two candidates: each coordinate from one parent or the other, with probability 1/2."""
+        first, second = self._checked(first), self._checked(second)
+        return np.where(rng.random(self.dimension) < 0.5, first, second)
+
+    def difference(self, target: np.ndarray, position: np.ndarray, rng: np.random.Generator) -> Velocity:
+        """p - x: the velocity that takes `position` to `target` (here their difference as real vectors;
+        `rng` serves the permutation spaces)."""
+        return np.asarray(self._checked(target), dtype=float) - np.asarray(self._checked(position), dtype=float)
+
+    def scale(self, k: float, velocity: Velocity) -> Velocity:
+        """k * v."""
+        return k * velocity
+
+    def add(self, first: Velocity, second: Velocity) -> Velocity:
+        """v + w."""
+        return first + second
+
+    def move(self, position: np.ndarray, velocity: Velocity) -> np.ndarray:
+        """x + v: the candidate `position` moved by `velocity`, brought back into the space."""
+        return self._bounded(np.asarray(self._checked(position), dtype=float) + velocity)
+
+    def clamp(self, velocity: Velocity) -> Velocity:
+        """The velocity with each coordinate cut to at most VELOCITY_LIMIT of the coordinate's range."""
+        limit = VELOCITY_LIMIT * self._span()
+        return np.clip(velocity, -limit, limit)
+
+    def _bounded(self, values: np.ndarray) -> np.ndarray:
+        """A real vector brought back into the space: the nearest digits 1..n here."""
+        return np.clip(np.rint(values), 1, self.puzzle.size).astype(np.int64)
+
+    def _span(self) -> float:
+        """The range of one coordinate: n - 1 here (digits 1 to n)."""
+        return float(self.puzzle.size - 1)
 
     def _digits(self, candidate: np.ndarray) -> np.ndarray:
         """The digit of each free cell, in the order of free_cells (here the candidate holds the digits)."""
@@ -308,6 +363,149 @@ class PermutationSpace(Space):
         batch[moving, i], batch[moving, j], batch[moving, k] = digit_j, digit_k, digit_i
         return batch
 
+    def conflict_cycles(self, batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """One cycle move for each candidate of `batch` (one per row), all drawn at once; `batch` is unchanged.
+
+        The vectorised form of the restricted annealer's move (`solvers.annealing.cycle_from`): a walk starts
+        from a position in conflict (its digit repeats in a row, a column or a box of the decoded grid; any
+        movable position if none is) and goes through the positions of its unit, each time to one whose digit
+        the current position may take, until it reaches one that may take the first position's digit; then
+        every position of the cycle takes the digit of the next one. Cycles of any length link every filling
+        of a unit within its candidates, where swaps and rotations of three do not always. A candidate whose
+        walk does not close stays as is.
+        """
+        batch = np.array(batch, dtype=np.int64)
+        segment_of, segment_positions, units_of_cell = self._cycle_structure
+        movable = segment_of >= 0
+        if not len(batch) or not movable.any():
+            return batch
+        rows = np.arange(len(batch))
+        in_conflict = self._in_conflict(batch, units_of_cell) & movable
+        pool = np.where(in_conflict.any(axis=1)[:, None], in_conflict, movable)
+        start = np.argmax(rng.random(batch.shape) * pool, axis=1)  # a random position of each row's pool
+        width = segment_positions.shape[1]
+        cycle = np.full((len(batch), width), -1, dtype=np.int64)
+        cycle[:, 0] = start
+        length = np.ones(len(batch), dtype=np.int64)
+        first, current = batch[rows, start], start
+        unit = segment_positions[segment_of[start]]  # the positions of each walk's unit (-1: padding)
+        unit_digits = batch[rows[:, None], np.maximum(unit, 0)]
+        walking, closed = np.ones(len(batch), dtype=bool), np.zeros(len(batch), dtype=bool)
+        for step in range(1, width):
+            options = (unit >= 0) & ((self.allowed[current][:, None] >> unit_digits) & 1 == 1)
+            options &= ~(unit[:, :, None] == cycle[:, None, :]).any(axis=2) & walking[:, None]
+            walking &= options.any(axis=1)
+            following = unit[rows, np.argmax(rng.random(options.shape) * options, axis=1)]
+            cycle[walking, step] = following[walking]
+            length += walking
+            current = np.where(walking, following, current)
+            closing = walking & ((self.allowed[current] >> first) & 1 == 1)
+            closed |= closing
+            walking &= ~closing
+            if not walking.any():
+                break
+        moved = batch.copy()
+        rank = np.arange(width)[None, :]
+        turned = closed[:, None] & (rank < length[:, None])  # the places of each closed cycle
+        following = cycle[rows[:, None], (rank + 1) % length[:, None]]  # the next position round the cycle
+        row, place = np.nonzero(turned)
+        moved[row, cycle[row, place]] = batch[row, following[row, place]]
+        return moved
+
+    def _in_conflict(self, batch: np.ndarray, units_of_cell: np.ndarray) -> np.ndarray:
+        """For each candidate of `batch` and each position, True if its digit repeats in one of its cell's units."""
+        grids = np.tile(self.puzzle.cells.ravel(), (len(batch), 1))
+        grids[:, self.free_cells] = batch
+        n, rows = self.puzzle.size, np.arange(len(batch))[:, None, None]
+        counts = np.zeros((len(batch), 3 * n, n + 1), dtype=np.int64)  # counts[g, u, d]: digit d in unit u of grid g
+        np.add.at(counts, (rows, units_of_cell[None], grids[:, :, None]), 1)
+        repeated = (counts[rows, units_of_cell[None], grids[:, :, None]] > 1).any(axis=2)
+        return repeated[:, self.free_cells]
+
+    @cached_property
+    def _cycle_structure(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The segment of each position (-1 if alone in it: it cannot move), the positions of each segment
+        (one row each, padded with -1), and the row, column and box numbers of each flat cell (0..3n-1)."""
+        segment_of = np.full(self.dimension, -1, dtype=np.int64)
+        width = max((len(segment) for segment in self.segments), default=0)
+        segment_positions = np.full((len(self.segments), width), -1, dtype=np.int64)
+        for k, segment in enumerate(self.segments):
+            if len(segment) >= 2:
+                segment_of[segment] = k
+                segment_positions[k, : len(segment)] = segment
+        layout = self.puzzle.layout
+        units_of_cell = np.zeros((self.puzzle.cells.size, 3), dtype=np.int64)
+        for kind, units in enumerate((layout.rows, layout.columns, layout.boxes)):
+            for k, unit in enumerate(units):
+                units_of_cell[list(unit), kind] = kind * self.puzzle.size + k
+        return segment_of, segment_positions, units_of_cell
+
+    # ------------------------------------------------ operators of the generic engines: whole units, swaps
+    def crossover(self, first: np.ndarray, second: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """A child of two candidates: each unit (segment) copied whole from one parent or the other, with
+        probability 1/2, so every unit stays a permutation (within its candidates, when restricted)."""
+        child = np.array(self._checked(first))
+        second = self._checked(second)
+        for segment, from_second in zip(self.segments, rng.random(len(self.segments)) < 0.5, strict=True):
+            if from_second:
+                child[segment] = second[segment]
+        return child
+
+    def difference(self, target: np.ndarray, position: np.ndarray, rng: np.random.Generator) -> Velocity:
+        """p - x: the swaps that turn `position` into `target` (lesson 03's swap PSO), one row (i, j) each.
+
+        The units come in a random order (drawn from `rng`), so that a truncated velocity (`scale` by k < 1)
+        fixes random units. Within a unit, walking its positions in order, a position that does not hold
+        the target's digit swaps with the later position that holds it: at most one swap per misplaced cell.
+        Both candidates must hold the same digits in each unit.
+        """
+        current, goal = np.array(self._checked(position)).tolist(), np.asarray(self._checked(target)).tolist()
+        swaps = []
+        for k in rng.permutation(len(self.segments)).tolist():
+            segment = self._segment_lists[k]
+            holder = {current[i]: i for i in segment}  # digit -> the position that holds it now
+            if len(holder) != len(segment) or holder.keys() != {goal[i] for i in segment}:
+                raise ValueError(f"the two candidates do not hold the same digits in {self.unit_kind} unit {k}")
+            for i in segment:
+                wanted, j = goal[i], holder[goal[i]]
+                if i != j:
+                    holder[current[i]], holder[wanted] = j, i
+                    current[i], current[j] = wanted, current[i]
+                    swaps.append((i, j))
+        return np.array(swaps, dtype=np.int64).reshape(-1, 2)
+
+    def scale(self, k: float, velocity: Velocity) -> Velocity:
+        """k * v: the first floor(k * len(v)) swaps of v, repeated end to end when k > 1 (lesson 03)."""
+        if k < 0:
+            raise ValueError(f"a sequence of swaps can only be scaled by k >= 0, got {k}")
+        return velocity[np.arange(int(k * len(velocity))) % max(1, len(velocity))]
+
+    def add(self, first: Velocity, second: Velocity) -> Velocity:
+        """v + w: the swaps of v, then those of w."""
+        return np.concatenate([first, second])
+
+    def move(self, position: np.ndarray, velocity: Velocity) -> np.ndarray:
+        """x + v: a copy of `position` with the swaps of `velocity` made in order.
+
+        A swap inside a unit keeps it a permutation, but not its cells within their candidates: a restricted
+        space refuses to move.
+        """
+        if self.restricted:
+            raise ValueError("a restricted space has no velocity algebra: swaps would leave the candidates")
+        moved = np.asarray(self._checked(position)).tolist()
+        for i, j in velocity.tolist():
+            moved[i], moved[j] = moved[j], moved[i]
+        return np.array(moved, dtype=np.int64)
+
+    def clamp(self, velocity: Velocity) -> Velocity:
+        """The velocity unchanged: a sequence of swaps has no coordinate to cut (lesson 03's swap PSO)."""
+        return velocity
+
+    @cached_property
+    def _segment_lists(self) -> list[list[int]]:
+        """The segments as lists of positions (quicker to walk in Python than arrays)."""
+        return [segment.tolist() for segment in self.segments]
+
     @cached_property
     def _moves(self) -> tuple[np.ndarray, np.ndarray]:
         """The swaps (rows (i, j, -1)) and rotations (rows (i, j, k)) a move draws from, as candidate positions;
@@ -455,6 +653,12 @@ class ContinuousSpace(Space):
             and bool(((values >= self.low) & (values < self.high)).all())
         )
 
+    def _bounded(self, values: np.ndarray) -> np.ndarray:
+        return self._clip(values)
+
+    def _span(self) -> float:
+        return self.high - self.low
+
     def _digits(self, candidate: np.ndarray) -> np.ndarray:
         if not np.isfinite(candidate).all():
             raise ValueError("a continuous candidate must hold finite numbers")
@@ -494,6 +698,12 @@ class RandomKeySpace(Space):
             and np.issubdtype(values.dtype, np.floating)
             and bool(((values >= 0) & (values < 1)).all())
         )
+
+    def _bounded(self, values: np.ndarray) -> np.ndarray:
+        return np.clip(values, 0.0, np.nextafter(1.0, 0.0))
+
+    def _span(self) -> float:
+        return 1.0
 
     def _digits(self, candidate: np.ndarray) -> np.ndarray:
         digits = np.zeros(self.dimension, dtype=np.int64)

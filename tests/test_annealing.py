@@ -24,10 +24,15 @@ from sudoku_course.solvers.annealing import (
     SudokuAnnealer,
     adapted_alpha,
     anneal_chain,
+    cycle_chain,
+    cycle_from,
+    cycle_units,
     random_state,
     rotation_chain,
     rotation_moves,
     swap_moves,
+    turn,
+    turn_back,
 )
 from sudoku_course.solvers.exact import solve_exact
 from sudoku_course.spaces import BoxPermutationSpace, RowPermutationSpace
@@ -105,15 +110,30 @@ def test_candidate_restriction_solves_hard_puzzles(hard):
         assert 0 < result.stats["free_cells"] < puzzle.empty_count  # singles fixed some cells
 
 
-def test_restriction_rotates_and_reheats_by_default(hard):
-    result = AnnealingSolver(restrict=True, stagnation=5).solve(hard[1], seed=3, budget=100_000)
-    assert result.stats["rotation_share"] == 0.5 and result.stats["reheats"] > 0 and result.restarts == 0
+def test_restriction_moves_by_cycles_in_boxes_and_reheats_by_default(hard):
+    result = AnnealingSolver(restrict=True, stagnation=2, chain_length=20).solve(hard[1], seed=3, budget=20_000)
+    assert (result.stats["space"], result.stats["moves"]) == ("boxes", "cycles")
+    assert result.stats["reheats"] > 0 and result.restarts == 0
     plain = AnnealingSolver(stagnation=5).solve(hard[1], seed=3, budget=100_000)
-    assert plain.stats["rotation_share"] == 0 and plain.stats["reheats"] == 0 and plain.restarts > 0
-    restarting = AnnealingSolver(restrict=True, stagnation=5, reheat=None, rotation_share=0).solve(
-        hard[1], seed=3, budget=100_000
-    )
-    assert restarting.stats["reheats"] == 0 and restarting.restarts > 0
+    assert (plain.stats["space"], plain.stats["moves"], plain.stats["rotation_share"]) == ("rows", "swaps", 0)
+    assert plain.stats["reheats"] == 0 and plain.restarts > 0
+    restarting = AnnealingSolver(restrict=True, moves="swaps", rotation_share=0.5, reheat=None, stagnation=5)
+    restarted = restarting.solve(hard[1], seed=3, budget=100_000)
+    assert restarted.stats["rotation_share"] == 0.5 and restarted.stats["reheats"] == 0 and restarted.restarts > 0
+
+
+def test_rotation_share_belongs_to_swaps():
+    with pytest.raises(ValueError, match="rotation_share"):
+        AnnealingSolver(restrict=True, rotation_share=0.5)
+    with pytest.raises(ValueError, match="rotation_share"):
+        AnnealingSolver(moves="cycles", rotation_share=0.0)
+    AnnealingSolver(restrict=True, moves="swaps", rotation_share=0.5)  # accepted
+
+
+def test_cycles_without_restriction_are_swaps_from_cells_in_conflict():
+    result = AnnealingSolver(moves="cycles").solve(reference(), seed=1)
+    assert_solves(reference(), result)
+    assert result.stats["moves"] == "cycles"
 
 
 def test_restriction_on_a_singles_puzzle_leaves_nothing_to_search():
@@ -180,6 +200,7 @@ def test_unsolvable_puzzle_ends_unsolved_without_restriction():
         {"reheat": 1.5},
         {"reheat": "always"},
         {"rotation_share": 1.2},
+        {"moves": "jumps"},
         {"stagnation": 0},
         {"chain_length": 0},
     ],
@@ -336,6 +357,110 @@ def test_rotations_connect_the_restricted_states_that_swaps_split():
             assert _row_components(cells, digits.tolist(), candidates, row_swaps + row_rotations) == 1
             split_by_swaps += _row_components(cells, digits.tolist(), candidates, row_swaps) > 1
     assert split_by_swaps > 0  # without rotations, some rows of these puzzles fall apart
+
+
+def restricted_space(puzzle: SudokuGrid, space_class) -> tuple:
+    """The candidates of `puzzle`, its restricted space of `space_class`, and the units of its cycles."""
+    candidates = propagated_candidates(puzzle)
+    space = space_class(fixed_by_candidates(puzzle, candidates))
+    return candidates, space, cycle_units(space)
+
+
+@FAST
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    space_class=st.sampled_from([RowPermutationSpace, BoxPermutationSpace]),
+    index=st.integers(0, 4),
+)
+def test_a_cycle_stays_in_one_unit_and_each_cell_can_take_the_next_digit(seed, space_class, index):
+    rng = np.random.default_rng(seed)
+    puzzle = load_bank("expert")[index]
+    candidates, space, units = restricted_space(puzzle, space_class)
+    table = ConflictTable(random_state(space, candidates, rng))
+    cells = table.cells
+    for start in rng.choice([cell for cell, unit in enumerate(units) if unit], size=20).tolist():
+        cycle = cycle_from(start, cells, units, candidates, rng.random(8).tolist())
+        if cycle is None:
+            continue
+        assert cycle[0] == start and len(set(cycle)) == len(cycle) >= 2 and set(cycle) <= set(units[start])
+        following = cycle[1:] + cycle[:1]
+        assert all(candidates[cell] >> cells[after] & 1 for cell, after in zip(cycle, following, strict=True))
+        # it closes at the first cell that may take the start's digit
+        assert not any(candidates[cell] >> cells[start] & 1 for cell in cycle[1:-1])
+
+
+@FAST
+@given(seed=st.integers(0, 2**32 - 1), space_class=st.sampled_from([RowPermutationSpace, BoxPermutationSpace]))
+def test_turning_a_cycle_keeps_units_and_candidates_and_turning_back_undoes_it(seed, space_class):
+    rng = np.random.default_rng(seed)
+    puzzle = load_bank("expert")[seed % 5]
+    candidates, space, units = restricted_space(puzzle, space_class)
+    table = ConflictTable(random_state(space, candidates, rng))
+    for start in [cell for cell, unit in enumerate(units) if unit][:15]:
+        cycle = cycle_from(start, table.cells, units, candidates, rng.random(8).tolist())
+        if cycle is None:
+            continue
+        before, cost = list(table.cells), table.cost
+        turn(table, cycle)
+        assert [table.cells[cell] for cell in cycle] == [before[cell] for cell in cycle[1:] + cycle[:1]]
+        grid = table.to_grid(puzzle)
+        assert table.cost == conflicts(grid) and space.is_valid(space.encode(grid))
+        turn_back(table, cycle)
+        assert table.cells == before and table.cost == cost
+
+
+@FAST
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    temperature=st.sampled_from([0.01, 1.0, 1e6]),
+    space_class=st.sampled_from([RowPermutationSpace, BoxPermutationSpace]),
+)
+def test_cycle_chain_keeps_the_table_units_givens_and_candidates_right(seed, temperature, space_class):
+    rng = np.random.default_rng(seed)
+    puzzle = load_bank("expert")[seed % 5]
+    candidates, space, units = restricted_space(puzzle, space_class)
+    table = ConflictTable(random_state(space, candidates, rng))
+    start = table.cost
+    draws = rng.random((400, 10)).tolist()
+    copy = ConflictTable(table.to_grid(puzzle))
+    tried, accepted = cycle_chain(table, units, candidates, draws, temperature)
+    grid = table.to_grid(puzzle)
+    assert table.cost == conflicts(grid) and space.is_valid(space.encode(grid))  # units permutations, candidates
+    assert (grid.cells[puzzle.givens] == puzzle.cells[puzzle.givens]).all()
+    assert accepted <= tried <= 400 and (tried > 0 or start == 0)
+    if temperature == 0.01:  # only non-worsening cycles pass
+        assert table.cost <= start
+    assert cycle_chain(copy, units, candidates, draws, temperature) == (tried, accepted)  # same draws, same run
+    assert copy.cells == table.cells
+
+
+def test_cycles_link_the_states_that_swaps_and_rotations_split():
+    # Hard puzzle 27: after singles, one box of four free cells has two fillings within the candidates that
+    # differ in all four cells, so no swap and no rotation of three links them; a cycle of four does.
+    candidates, space, units = restricted_space(load_bank("hard")[26], BoxPermutationSpace)
+    split = []
+    for segment, digits in zip(space.segments, space.missing, strict=True):
+        cells = space.free_cells[segment].tolist()
+        fillings = [
+            f
+            for f in itertools.permutations(digits.tolist())
+            if all(candidates[c] >> d & 1 for c, d in zip(cells, f, strict=True))
+        ]
+        if len(fillings) == 2 and sum(a != b for a, b in zip(*fillings, strict=True)) == 4:
+            split.append((cells, fillings))
+    assert split
+    cells, (first, second) = split[0]
+    grid = random_state(space, candidates, np.random.default_rng(0)).cells.ravel()
+    grid[cells] = first
+    table = ConflictTable(space.puzzle.with_cells(grid.reshape(9, 9)))
+    rng = np.random.default_rng(1)
+    for start in cells:
+        for _ in range(50):
+            cycle = cycle_from(start, table.cells, units, candidates, rng.random(8).tolist())
+            if cycle is not None:
+                turn(table, cycle)
+                assert [table.cells[c] for c in cells] == list(second)  # the only other filling
+                turn_back(table, cycle)
 
 
 @FAST

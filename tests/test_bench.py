@@ -242,7 +242,7 @@ def test_bad_backends_are_refused_before_any_run(kwargs, message):
 
 def test_progress_bar_is_shown_only_when_asked(capsys):
     benchmark("exact", [TEMOIN], progress=True)
-    assert "benchmark" in capsys.readouterr().err
+    assert "exact: 100%" in capsys.readouterr().err
     benchmark("exact", [TEMOIN], progress=False)
     assert capsys.readouterr().err == ""
 
@@ -317,3 +317,68 @@ def test_summarize_invariants(runs, disqualify):
     assert summary.equals(summarize(df, disqualify=disqualify))
     if disqualify:
         assert (summary["disqualified"] == (summary["success_rate"] < 1)).all()
+
+
+# ------------------------------------------------------------ run-time distributions and intervals
+def runs_of(configurations: dict[str, list[tuple[str, bool, int]]]) -> pd.DataFrame:
+    """Runs as (puzzle, solved, evaluations spent) per configuration; cost 0 when solved, else 3."""
+    rows = [
+        {"configuration": label, "puzzle": puzzle, "solved": solved, "evaluations": spent, "cost": 0 if solved else 3}
+        for label, runs in configurations.items()
+        for puzzle, solved, spent in runs
+    ]
+    return pd.DataFrame(rows).assign(seconds=lambda table: table["evaluations"] / 1000)
+
+
+RTD_RUNS = {
+    "fast": [("a", True, 100), ("a", True, 300), ("b", True, 300), ("b", False, 1000)],
+    "never": [("a", False, 1000), ("b", False, 1000)],
+}
+
+
+def test_the_run_time_distribution_counts_every_run_and_never_the_unsolved_ones():
+    rtd = bench.run_time_distribution(runs_of(RTD_RUNS), resamples=2000)
+    assert list(rtd.columns) == ["configuration", "evaluations", *bench.RTD_COLUMNS]
+    fast = rtd[rtd["configuration"] == "fast"]
+    assert list(fast["evaluations"]) == [100, 300, 1000]  # each solve time, then the largest budget spent
+    assert list(fast["solved_share"]) == [0.25, 0.75, 0.75]  # the unsolved run keeps the curve below 1
+    never = rtd[rtd["configuration"] == "never"]
+    assert list(never["evaluations"]) == [1000] and list(never[["solved_share", "low", "high"]].iloc[0]) == [0, 0, 0]
+    assert ((rtd["low"] <= rtd["solved_share"]) & (rtd["solved_share"] <= rtd["high"])).all()
+    assert (fast["low"].diff().dropna() >= 0).all() and (fast["high"].diff().dropna() >= 0).all()
+    pd.testing.assert_frame_equal(rtd, bench.run_time_distribution(runs_of(RTD_RUNS), resamples=2000))
+
+
+def test_the_band_resamples_runs_within_each_puzzle():
+    """Puzzle a always solves, puzzle b never: each resample keeps two runs of each, so the share stays 1/2."""
+    runs = runs_of({"split": [("a", True, 10), ("a", True, 10), ("b", False, 50), ("b", False, 50)]})
+    rtd = bench.run_time_distribution(runs, resamples=500)
+    assert list(rtd["solved_share"]) == [0.5, 0.5] and list(rtd["low"]) == [0.5, 0.5] == list(rtd["high"])
+
+
+def test_the_run_time_distribution_against_seconds():
+    rtd = bench.run_time_distribution(runs_of(RTD_RUNS), against="seconds", resamples=100)
+    assert list(rtd.columns)[:2] == ["configuration", "seconds"]
+    assert list(rtd.loc[rtd["configuration"] == "fast", "seconds"]) == [0.1, 0.3, 1.0]
+
+
+def test_interval_summary_gives_success_and_median_with_their_intervals():
+    summary = bench.interval_summary(runs_of(RTD_RUNS), resamples=2000).set_index("configuration")
+    assert list(summary.columns) == bench.INTERVAL_SUMMARY_COLUMNS
+    fast, never = summary.loc["fast"], summary.loc["never"]
+    assert (fast["runs"], fast["solved"], fast["success_rate"], fast["median_cost"]) == (4, 3, 0.75, 0.0)
+    assert fast["success_low"] == 0.5 and fast["success_high"] == 1.0  # b's runs resampled within b
+    assert (never["success_rate"], never["success_low"], never["success_high"]) == (0, 0, 0)
+    assert never["median_cost"] == never["median_low"] == never["median_high"] == 3
+
+
+@settings(max_examples=30, deadline=None)
+@given(outcomes=st.lists(st.tuples(st.sampled_from("ab"), st.booleans(), st.integers(1, 100)), min_size=1, max_size=12))
+def test_interval_summary_and_distribution_invariants(outcomes):
+    runs = runs_of({"c": outcomes})
+    summary = bench.interval_summary(runs, resamples=200).iloc[0]
+    assert summary["success_low"] <= summary["success_rate"] <= summary["success_high"]
+    assert summary["median_low"] <= summary["median_cost"] <= summary["median_high"]
+    rtd = bench.run_time_distribution(runs, resamples=200)
+    assert (rtd["solved_share"].diff().dropna() >= 0).all()
+    assert rtd["solved_share"].iloc[-1] == pytest.approx(summary["success_rate"])

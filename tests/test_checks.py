@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import math
 import os
+import re
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -21,7 +24,7 @@ from sudoku_course.teaching.checks import (
 )
 from sudoku_course.teaching.exercises import REGISTRY, Case, Exercise, NotPlainError, plain
 from sudoku_course.teaching.exercises.common import calling, close, integer, normal_word, same_word
-from sudoku_course.teaching.experiments import experiment
+from sudoku_course.teaching.experiments import experiment, returned
 
 pytestmark = pytest.mark.usefixtures("not_strict")
 
@@ -82,7 +85,7 @@ def test_errors_and_crashes_are_reported_per_case_and_never_raised():
 
     report = evaluate(DOUBLE, [picky])
     assert verdicts(report) == [PASSED, ERRORED, ERRORED, ERRORED]
-    assert report.details[1].detail == "ValueError : négatif"
+    assert report.details[1].detail == "ValueError : négatif — entrées : (-3)"
     assert "code de sortie 3" in report.details[2].detail
 
 
@@ -149,6 +152,78 @@ def test_text_and_html_reports(capsys):
     assert repr(report) == "<vérification test_html : bravo, les 1 cas sont réussis>"
 
 
+def test_verdict_cells_are_left_aligned_and_a_verdict_never_wraps():
+    report = evaluate(DOUBLE, [lambda x: x])
+    cells = re.findall(r"<td style=\"([^\"]*)\">", report.html())
+    assert cells and all("text-align:left" in style for style in cells)
+    verdicts = [style for style in cells if "color:" in style]
+    assert len(verdicts) == len(report.details) and all("white-space:nowrap" in style for style in verdicts)
+
+
+def test_an_error_is_told_in_french_with_the_inputs_of_its_case():
+    def overflowing(x):
+        return math.exp(1000 * x)
+
+    report = evaluate(DOUBLE, [overflowing])
+    assert report.details[0].verdict == ERRORED
+    assert report.details[0].detail == (
+        "OverflowError : dépassement de capacité dans un calcul (math range error), comme l'exponentielle d'un grand "
+        "nombre — entrées : (2)"
+    )
+
+
+NOTEBOOK = """
+def double(x):
+    return 2 * x
+
+report = check("test_double")
+"""
+
+
+def test_a_check_finds_the_function_in_the_notebook_or_says_which_cell_to_run_first(registered, capsys):
+    namespace = {"check": check}
+    exec(NOTEBOOK, namespace)
+    assert namespace["report"].ok
+    namespace = {"check": check}
+    exec("report = check('test_double')", namespace)
+    report = namespace["report"]
+    assert not report.ok and report.undefined == "double"
+    assert "la fonction double n'est pas encore définie ; exécutez d'abord la cellule qui la définit" in (
+        capsys.readouterr().out
+    )
+
+
+def halve(x: float) -> float:
+    return x / 2
+
+
+HELPER_AT_FAULT = """
+def halve(x):
+    return x / 3  # wrong
+
+def double(x):
+    return 4 * halve(x) * 1.5 if x > 0 else 2 * x  # right only where halve is not called
+"""
+
+
+def test_a_failed_check_names_the_function_it_calls_that_fails_its_own_check(monkeypatch, registered):
+    halving = Exercise(
+        "test_halve",
+        "99-test",
+        ("halve",),
+        __name__,
+        lambda seed: [Case(f"x = {x}", calling(x), agree=close) for x in (2, 4)],
+    )
+    monkeypatch.setitem(REGISTRY, halving.name, halving)
+    monkeypatch.setitem(REGISTRY, DOUBLE.name, replace(DOUBLE, calls=("test_halve",)))
+    namespace: dict = {}
+    exec(HELPER_AT_FAULT, namespace)
+    report = evaluate(REGISTRY[DOUBLE.name], [namespace["double"]])
+    assert not report.ok and [name for name, _ in report.suspects] == ["halve"]
+    assert "votre halve, que test_double appelle, ne passe pas sa propre vérification (0/2" in report.text()
+    assert evaluate(REGISTRY[DOUBLE.name], [lambda x: x]).suspects == []  # calls nothing
+
+
 def test_word_and_number_comparisons():
     assert all(same_word(word, "lineaire") for word in ("linéaire", "Lineaire", " lineaire ", "LINÉAIRE"))
     assert not same_word("linear", "lineaire") and not same_word(None, "lineaire")
@@ -172,6 +247,36 @@ def test_an_experiment_returns_its_result_or_says_why_it_was_skipped(capsys):
     assert "pas encore écrite" in capsys.readouterr().out
     assert experiment("la boucle", lambda: sum(itertools.count()), time_limit=0.5) is None
     assert "abandonnée : pas de résultat après 0,5 s" in capsys.readouterr().out
+
+
+def forgets_its_return(x):
+    2 * x  # noqa: B018
+
+
+def test_an_experiment_checks_what_the_students_function_returned(capsys):
+    assert experiment("le double", lambda: returned("double", double(4), int)) == 8
+    assert experiment("l'oubli", lambda: returned("forgets_its_return", forgets_its_return(4), int)) is None
+    assert capsys.readouterr().out == (
+        "Expérience « l'oubli » non faite : forgets_its_return a renvoyé None (il faut un entier).\n"
+    )
+    assert experiment("la liste", lambda: returned("f", [1, 2], list, length=3)) is None
+    assert "f a renvoyé une liste de 2 élément(s) (il en faut 3)" in capsys.readouterr().out
+
+
+def test_an_experiment_shows_its_result_inside_the_guard(capsys):
+    shown = []
+    assert experiment("le double", lambda: double(4), show=shown.append) == 8 and shown == [8]
+    assert experiment("l'affichage", lambda: None, show=lambda rows: rows["rows"]) is None
+    assert capsys.readouterr().out == (
+        "Expérience « l'affichage » non faite : son résultat n'a pas pu être affiché (TypeError : un objet None "
+        "n'est ni indexable, ni parcourable, ni appelable : une fonction a-t-elle oublié son return ?) ; "
+        "vérifiez ce que renvoient vos fonctions.\n"
+    )
+
+
+def test_an_error_of_an_experiment_is_told_in_french(capsys):
+    assert experiment("le nom", lambda: undefined_name) is None  # noqa: F821
+    assert "votre code a levé NameError : le nom undefined_name n'est pas défini" in capsys.readouterr().out
 
 
 def test_plain_turns_subclasses_with_their_own_equality_into_plain_values():

@@ -7,15 +7,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+import nbformat
 import pandas as pd
 import pytest
 from distributed import LocalCluster
 
+from sudoku_course import campaigns
 from sudoku_course.bench import SUMMARY_COLUMNS
-from sudoku_course.cli import SUMMARY_WIDTH, main
+from sudoku_course.campaigns import TEMOIN as TEMOIN_BANK
+from sudoku_course.campaigns import Campaign, Configuration, PuzzleSet, Slice, campaign_names
+from sudoku_course.cli import TABLE_WIDTH, main
 from sudoku_course.grid import SudokuGrid
+from sudoku_course.messages import ERROR_PREFIX
 from sudoku_course.puzzles import load_bank, open_cells
-from sudoku_course.solvers import available_solvers
+from sudoku_course.solvers import available_solvers, registered, solver_description
 from sudoku_course.solvers.exact import count_solutions
 
 TEMOIN = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
@@ -40,7 +45,7 @@ def assert_usage_error(code: int, out: str, err: str, *fragments: str) -> None:
     """Exit code 2, nothing on stdout, one line on stderr holding every fragment, no traceback."""
     assert code == 2
     assert out == ""
-    assert err.startswith("sudoku-course: error: ") and err.count("\n") == 1
+    assert err.startswith(ERROR_PREFIX) and err.count("\n") == 1
     assert "Traceback" not in err
     for fragment in fragments:
         assert fragment in err
@@ -53,6 +58,14 @@ def test_solve_prints_the_solution_and_exits_0(capsys):
     lines = out.splitlines()
     assert SudokuGrid.from_string("\n".join(lines[:-1])).to_string() == TEMOIN_SOLUTION
     assert lines[-1].startswith("exact: solved")
+
+
+def test_solve_counts_in_the_singular_and_the_plural(capsys):
+    out = run(capsys, "solve", TEMOIN)[1]  # propagation alone solves the témoin: one evaluation, no iteration
+    assert re.search(r"exact: solved in [\d.]+ ms, 1 evaluation, 0 iterations, 0 restarts, nodes=1", out)
+    out = run(capsys, "solve", TEMOIN, "--solver", "backtracking", "--budget", "1")[1]
+    assert ", 1 evaluation, 0 iterations, 0 restarts" in out
+    assert re.search(r"not solved \(\d+ conflicts left\)", out)
 
 
 def test_solve_exits_1_when_the_budget_runs_out(capsys):
@@ -126,11 +139,21 @@ def test_bad_puzzle_files_give_one_line_and_exit_code_2(capsys, tmp_path):
     assert_usage_error(*run(capsys, "solve", str(bad), "--index", "1"), "bad.txt, line 2", "found 72")
     good = tmp_path / "good.txt"
     good.write_text(TEMOIN + "\n")
-    assert_usage_error(*run(capsys, "solve", str(good), "--index", "3"), "holds 1 puzzle", "--index 3")
+    assert_usage_error(*run(capsys, "solve", str(good), "--index", "3"), "holds 1 puzzle;", "--index 3")
     assert_usage_error(*run(capsys, "solve", str(tmp_path)), "is a directory, not a file of puzzles")
     empty = tmp_path / "empty.txt"
     empty.write_text("# nothing yet\n")
     assert_usage_error(*run(capsys, "solve", str(empty)), "empty.txt holds no puzzle")
+
+
+def test_a_bad_character_in_a_file_names_its_line_once_with_the_column_and_the_character(capsys, tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text(f"{TEMOIN}\n{TEMOIN[:11]}a{TEMOIN[12:]}\n")
+    code, out, err = run(capsys, "solve", str(bad))
+    assert_usage_error(code, out, err)
+    assert err == f"{ERROR_PREFIX}bad.txt, line 2: character 'a' at column 12 is not a symbol of a 9 x 9 grid (1-9)\n"
+    code, out, err = run(capsys, "solve", TEMOIN[:11] + "g" + TEMOIN[12:])
+    assert_usage_error(code, out, err, "character 'g' at line 1, column 12 is not a symbol of a 9 x 9 grid (1-9)")
 
 
 # ------------------------------------------------------------------- bench
@@ -182,7 +205,7 @@ def test_the_summary_fits_in_100_columns_with_human_units(capsys, tmp_path):
     code, out, _ = run(capsys, *argv, "--limit", "2", "--budget", "20000", "--disqualify", "--no-progress")
     assert code == 0
     lines = out.splitlines()
-    assert max(len(line) for line in lines) <= SUMMARY_WIDTH
+    assert max(len(line) for line in lines) <= TABLE_WIDTH
     for row in lines[1:]:
         assert len(re.findall(TIME, row)) == 2
         assert re.fullmatch(r"\d{1,3}(,\d{3})*", row.split()[-2])
@@ -219,7 +242,37 @@ def test_bench_defaults_to_the_easy_bank_with_the_exact_solver(capsys):
     code, out, err = run(capsys, "bench", "--limit", "3")
     assert code == 0
     assert out.splitlines()[1].split()[:5] == ["exact", "easy", "41.7", "0.0", "3/3"]
-    assert "benchmark" in err  # the progress bar
+    assert "exact: 100%" in err  # the progress bar, which names only the solvers (no French in the command line)
+
+
+def test_bench_names_the_puzzles_without_solution_and_counts_them_apart(capsys, tmp_path):
+    mine, theirs = tmp_path / "mine.txt", tmp_path / "theirs.txt"
+    mine.write_text(f"{TEMOIN}\n{NO_SOLUTION}\n{TEMOIN}\n{NO_SOLUTION}\n")
+    theirs.write_text(f"{NO_SOLUTION}\n{TEMOIN}\n")
+    csv = tmp_path / "runs.csv"
+    argv = ["bench", "--bank", str(mine), "--bank", "easy", "--bank", str(theirs), "--limit", "4", "--seeds", "2"]
+    code, out, _ = run(capsys, *argv, "--csv", str(csv), "--no-progress")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[:2] == [
+        "no solution: mine #1, #3 (2 puzzles left out of the runs)",
+        "no solution: theirs #0 (1 puzzle left out of the runs)",
+    ]
+    assert [row.split()[1] + " " + row.split()[4] for row in lines[3:]] == ["mine 4/4", "easy 8/8", "theirs 2/2"]
+    puzzles = pd.read_csv(csv)["puzzle"].tolist()  # named by their place in their bank, as in the lines above
+    assert (
+        puzzles
+        == ["mine-00"] * 2 + ["mine-02"] * 2 + [f"easy-0{k}" for k in range(4) for _ in range(2)] + ["theirs-01"] * 2
+    )
+
+
+def test_bench_on_puzzles_that_all_lack_a_solution_names_them_and_runs_nothing(capsys, tmp_path):
+    none = tmp_path / "none.txt"
+    none.write_text(f"{NO_SOLUTION}\n")
+    code, out, err = run(capsys, "bench", "--bank", str(none), "--no-progress")
+    assert code == 2
+    assert out == "no solution: none #0 (1 puzzle left out of the runs)\n"
+    assert err == f"{ERROR_PREFIX}no puzzle to benchmark\n"
 
 
 def test_bench_runs_on_a_dask_cluster_given_its_address(capsys, tmp_path):
@@ -261,6 +314,50 @@ def test_bench_bad_input(capsys, argv, fragments):
 
 
 # ---------------------------------------------------------------- generate
+# --------------------------------------------------------------- campaign
+TINY = Campaign(
+    name="tiny",
+    description="one annealer on the témoin",
+    configurations=(Configuration("rows", "space-annealing", {"chain_length": 10, "max_iterations": 10}),),
+    puzzles=(PuzzleSet(TEMOIN_BANK),),
+    seeds=(0, 1),
+    budget=100,
+    slice=Slice(("rows",), (0,)),
+)
+
+
+def test_campaign_lists_the_registered_campaigns(capsys):
+    code, out, _ = run(capsys, "campaign", "--list")
+    assert code == 0
+    assert [line.split(":")[0] for line in out.splitlines()] == campaign_names()
+    assert "crossstudy-exploration: 36 runs of 8,000 evaluations." in out
+
+
+def test_campaign_runs_a_registered_campaign_into_the_data_folder(capsys, tmp_path, monkeypatch):
+    monkeypatch.setitem(campaigns.CAMPAIGNS, "tiny", f"{__name__}:TINY")
+    monkeypatch.setattr(campaigns, "data_folder", lambda: tmp_path)
+    code, out, _ = run(capsys, "campaign", "tiny", "--jobs", "1", "--no-progress")
+    assert code == 0 and out.startswith("tiny: 2 runs, ")
+    assert len(pd.read_csv(tmp_path / "tiny.csv")) == 2 and (tmp_path / "tiny.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragments"),
+    [
+        (["campaign"], ["give campaign names, or --all, or --list"]),
+        (["campaign", "--all", "crossstudy-exploration"], ["give campaign names, or --all"]),
+        (["campaign", "nope"], ["unknown campaign 'nope'"]),
+        (["campaign", "crossstudy-exploration", "--jobs", "0"], ["expected a positive integer"]),
+    ],
+)
+def test_campaign_bad_input(capsys, argv, fragments):
+    assert_usage_error(*run(capsys, *argv), *fragments)
+
+
+def test_campaign_help_imports_no_heavy_module():
+    assert heavy_modules_after("campaign", "--help") == []
+
+
 def test_generate_prints_distinct_unique_puzzles_reproducibly(capsys):
     code, out, _ = run(capsys, "generate", "--difficulty", "easy", "-n", "3", "--seed", "7")
     assert code == 0
@@ -281,16 +378,36 @@ def test_generate_bad_input(capsys):
 
 
 # ----------------------------------------------------------------- others
-def test_list_solvers_prints_every_registered_name(capsys):
+def test_list_solvers_shows_each_solvers_family_lesson_and_description(capsys):
     code, out, _ = run(capsys, "list-solvers")
     assert code == 0
-    assert out.splitlines() == available_solvers()
+    header, *lines = out.splitlines()
+    assert header.split() == ["name", "family", "lesson", "description"]
+    description_column = header.index("description")
+    assert all(len(line) <= TABLE_WIDTH for line in lines)
+    rows = [line for line in lines if not line.startswith(" ")]  # a long description goes on in the next line
+    assert [row.split()[0] for row in rows] == available_solvers()
+    for row in rows:
+        name, family, lesson = row.split()[:3]
+        assert (family, lesson) == (registered(name).family, registered(name).lesson or "-")
+    assert _descriptions(lines, description_column) == [solver_description(name) for name in available_solvers()]
+
+
+def _descriptions(lines: list[str], column: int) -> list[str]:
+    """The description column of a table whose descriptions go on in indented lines."""
+    descriptions: list[str] = []
+    for line in lines:
+        if line.startswith(" "):
+            descriptions[-1] += " " + line[column:]
+        else:
+            descriptions.append(line[column:])
+    return descriptions
 
 
 def test_help_exits_0(capsys):
     code, out, _ = run(capsys, "--help")
     assert code == 0
-    for command in ("solve", "bench", "generate", "list-solvers", "exercises", "grade"):
+    for command in ("solve", "bench", "campaign", "generate", "list-solvers", "exercises", "grade"):
         assert command in out
     code, out, _ = run(capsys, "grade", "--help")
     assert code == 0 and "--no-sandbox" in out and "--jobs" in out
@@ -339,6 +456,16 @@ def test_exercises_generates_then_reports_no_drift(capsys, tmp_path):
     assert (exercises / "00-demo.ipynb").exists()
     assert main(["exercises", str(solutions), str(exercises), "--check"]) == 0
     assert "up to date" in capsys.readouterr().out
+
+
+def test_exercises_reports_a_bad_marker_with_the_prefix_of_every_command(capsys, tmp_path):
+    solutions = tmp_path / "solutions"
+    solutions.mkdir()
+    broken = nbformat.v4.new_code_cell("def f():\n    ### END SOLUTION\n    return 1\n")
+    nbformat.write(nbformat.v4.new_notebook(cells=[broken]), solutions / "00-broken.ipynb")
+    assert main(["exercises", str(solutions), str(tmp_path / "exercises")]) == 1
+    reason = "'### END SOLUTION' without a '### BEGIN SOLUTION' before it"
+    assert capsys.readouterr().err == f"{ERROR_PREFIX}00-broken.ipynb, cell 0, line 2: {reason}\n"
 
 
 def test_grade_refuses_a_missing_folder_with_exit_code_2(capsys, tmp_path):

@@ -184,6 +184,18 @@ def test_any_cell_swap_deltas_match_a_full_recount(n):
             assert table.cost == before + delta == table_cost(table)
 
 
+@pytest.mark.parametrize("n", SIDES)
+def test_a_cell_is_in_conflict_when_its_digit_repeats_in_one_of_its_units(n):
+    rng = np.random.default_rng(300 + n)
+    for grid in (solved_grid(n), arbitrary_grid(n, rng)):
+        table = ConflictTable(grid)
+        cells, units = grid.cells.ravel(), grid.layout.units
+        for cell in range(n * n):
+            repeated = any(cell in unit and (cells[list(unit)] == cells[cell]).sum() > 1 for unit in units)
+            assert table.in_conflict(cell) == repeated
+    assert not any(ConflictTable(solved_grid(n)).in_conflict(cell) for cell in range(n * n))
+
+
 def test_box_swap_deltas_match_a_full_recount():
     rng = np.random.default_rng(3)
     grid = solved_grid(9)

@@ -1,6 +1,12 @@
-"""The cross-study (crossstudy.py): engines of the design, runs, cross table, preregistered verdict, causes."""
+"""The cross-study (crossstudy.py): engines of the design, runs, cross table, effects, verdicts, causes, campaigns."""
 
 from __future__ import annotations
+
+import hashlib
+import inspect
+import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -9,33 +15,48 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudoku_course.crossstudy import (
+    ALGORITHMS,
     BUDGET,
+    CONFIRMATORY,
     EFFECT_COLUMNS,
     EFFECTS,
+    ENGINES,
+    EXPLORATION,
     OUTCOMES,
+    POOLED,
+    REPRESENTATIONS,
+    RUN_COLUMNS,
     SEEDS,
+    SIMPLE_EFFECT_COLUMNS,
     CrossDesign,
     bootstrap_effects,
     candidate_profile,
+    confirmatory_seeds,
     cross_table,
     distinct_grids,
     distinct_per_generation,
     effects_verdict,
     effects_verdicts,
     engine,
+    engine_spec,
+    factor_roles,
+    mealpy_cross_check,
+    median_puzzle,
     population_trace,
     position_between,
+    protocol_verdict,
     run_design,
     sample_candidates,
+    simple_effects,
     space_of,
     verdict,
     verdicts,
 )
 from sudoku_course.grid import SudokuGrid
-from sudoku_course.puzzles import load_bank, reference
+from sudoku_course.puzzles import load_bank, open_cells, reference
 from sudoku_course.solvers.annealing import SpaceAnnealing
-from sudoku_course.solvers.genetic import MealpyGA, PermutationGA
-from sudoku_course.solvers.swarm import MealpyPSO, SwapPSO
+from sudoku_course.solvers.genetic import SpaceGA
+from sudoku_course.solvers.swarm import SpacePSO
 from sudoku_course.spaces import ContinuousSpace, RandomKeySpace, RowPermutationSpace
 
 SOURCE_COSTS = {  # the source's 2 x 2 run: conflicts left for seeds 0, 1, 7, 42
@@ -70,22 +91,41 @@ def table_of(costs, puzzle: str = "p") -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ engines of the design
+@pytest.mark.parametrize("algo", ALGORITHMS)
+def test_each_algorithm_runs_one_engine_class_with_the_same_parameters_in_every_representation(algo):
+    solvers = {rep: engine(rep, algo) for rep in REPRESENTATIONS}
+    assert len({type(solver) for solver in solvers.values()}) == 1
+    settings = [{key: value for key, value in vars(solver).items() if key != "space"} for solver in solvers.values()]
+    assert all(values == settings[0] for values in settings)
+    assert {rep: solver.space for rep, solver in solvers.items()} == REPRESENTATIONS
+
+
 @pytest.mark.parametrize(
-    ("rep", "algo", "cls", "params"),
+    ("algo", "cls", "sizes"),
     [
-        ("R1", "PSO", MealpyPSO, {"space": "continuous", "population_size": 40, "max_iterations": 200}),
-        ("R3", "PSO", MealpyPSO, {"space": "random-key", "population_size": 40, "max_iterations": 200}),
-        ("R2", "PSO", SwapPSO, {"population_size": 40, "max_iterations": 200}),
-        ("R1", "GA", MealpyGA, {"space": "continuous", "population_size": 40, "max_iterations": 200}),
-        ("R2", "GA", PermutationGA, {"space": "rows", "population_size": 40, "max_iterations": 200}),
-        ("R1", "SA", SpaceAnnealing, {"space": "continuous", "chain_length": 40, "max_iterations": 200}),
-        ("R2", "SA", SpaceAnnealing, {"space": "rows", "chain_length": 40, "max_iterations": 200}),
+        ("PSO", SpacePSO, {"population_size": 40, "max_iterations": 200}),
+        ("GA", SpaceGA, {"population_size": 40, "max_iterations": 200}),
+        ("SA", SpaceAnnealing, {"chain_length": 40, "max_iterations": 200}),
     ],
 )
-def test_each_cell_gets_its_engine_with_the_protocol_settings(rep, algo, cls, params):
-    solver = engine(rep, algo)
-    assert type(solver) is cls
-    assert {key: getattr(solver, key) for key in params} == params
+def test_each_engine_has_the_protocol_budget_and_its_tuned_parameters_as_defaults(algo, cls, sizes):
+    solver = engine("R2", algo)
+    name, params = ENGINES[algo]
+    assert type(solver) is cls and solver.name == name
+    assert {key: getattr(solver, key) for key in sizes} == sizes
+    defaults = {key: value.default for key, value in inspect.signature(cls).parameters.items()}
+    assert {key: defaults[key] for key in params} == params == {key: getattr(solver, key) for key in params}
+
+
+def test_factor_roles_give_each_component_to_the_algorithm_or_the_representation():
+    roles = factor_roles()
+    assert list(roles.columns) == ["component", "role", "PSO", "GA", "SA"]
+    assert set(roles["role"]) == {"representation", "algorithm", "design"}
+    by_component = roles.set_index("component")
+    assert by_component.loc["variation", "role"] == "representation"
+    assert by_component.loc["selection", "role"] == "algorithm"
+    assert "tournament_size = 3" in by_component.loc["selection", "GA"]
+    assert f"elitism = {ENGINES['GA'][1]['elitism']}" in by_component.loc["replacement", "GA"]
 
 
 def test_unknown_levels_and_observers_outside_the_ga_are_refused():
@@ -93,7 +133,7 @@ def test_unknown_levels_and_observers_outside_the_ga_are_refused():
         engine("R4", "GA")
     with pytest.raises(ValueError, match="unknown algorithm 'ACO'"):
         engine("R1", "ACO")
-    with pytest.raises(ValueError, match="only the GA engines"):
+    with pytest.raises(ValueError, match="only the GA engine"):
         engine("R2", "PSO", observer=print)
 
 
@@ -120,7 +160,7 @@ def test_design_defaults_follow_the_protocol():
         ({"representations": ("R1", "R9")}, "unknown representation"),
         ({"algorithms": ("GA", "tabu")}, "unknown algorithm"),
         ({"seeds": ()}, "at least one seed"),
-        ({"population_size": 9}, "population_size >= 10"),
+        ({"population_size": 4}, "population_size >= 5"),
         ({"max_iterations": 0}, "max_iterations >= 1"),
     ],
 )
@@ -370,11 +410,14 @@ def test_distinct_grids_counts_decoded_grids_not_vectors():
 
 
 def test_population_trace_and_its_distinct_grids():
-    """The budget is population x generations and the first population takes one generation's share."""
+    """The budget is population x iterations: the first population, then generations of population - elitism
+    children (the last one cut short), each population seen once."""
     trace = population_trace("R2", load_bank("hard")[0], seed=0, population_size=10, max_iterations=8)
-    assert len(trace) == 7 and all(population.shape == (10, trace[0].shape[1]) for population in trace)
+    elitism = ENGINES["GA"][1]["elitism"]
+    assert len(trace) == 1 + math.ceil((80 - 10) / (10 - elitism))
+    assert trace[0].shape[0] == 10 and all(len(population) <= 10 for population in trace)
     counts = distinct_per_generation("R2", load_bank("hard")[0], trace)
-    assert len(counts) == 7 and all(1 <= count <= 10 for count in counts)
+    assert len(counts) == len(trace) and all(1 <= count <= 10 for count in counts)
 
 
 # ------------------------------------------------------------------ effects, bootstrap intervals, the course's rule
@@ -520,3 +563,170 @@ def test_effects_verdicts_per_puzzle():
     results = effects_verdicts(runs, resamples=1000)
     assert list(results) == ["a", "b"]
     assert results["a"].effects.intervals == results["b"].effects.intervals
+
+
+# ------------------------------------------------------------------ simple effects and the protocol's verdict
+def two_puzzle_runs(means: dict[tuple[str, str], float], seeds: int = 12, spread: float = 2.0) -> pd.DataFrame:
+    """Runs of two puzzles around the same cell means."""
+    return pd.concat(
+        [seeded_runs(noisy_cells(means, seeds, spread, seed=k), puzzle) for k, puzzle in enumerate(("a", "b"))],
+        ignore_index=True,
+    )
+
+
+THREE_BY_TWO = {  # R1/R2 x PSO/GA/SA, no interaction: the representation gains 30, the algorithm up to 10
+    ("R1", "PSO"): 40,
+    ("R1", "GA"): 35,
+    ("R1", "SA"): 45,
+    ("R2", "PSO"): 10,
+    ("R2", "GA"): 5,
+    ("R2", "SA"): 15,
+}
+
+
+def test_simple_effects_read_each_factor_within_each_level_of_the_other():
+    effects = simple_effects(seeded_runs(constant_cells(THREE_BY_TWO)), per_puzzle=False, resamples=200)
+    assert list(effects.columns) == SIMPLE_EFFECT_COLUMNS
+    representation = effects[effects["factor"] == "representation"].set_index("within")
+    assert list(representation.index) == ["PSO", "GA", "SA"]
+    assert (representation["estimate"] == -30).all() and (representation["low"] == -30).all()
+    algorithm = effects[effects["factor"] == "algorithm"]
+    assert list(zip(algorithm["within"], algorithm["first"], algorithm["second"], strict=True)) == [
+        ("R1", "PSO", "GA"),
+        ("R1", "PSO", "SA"),
+        ("R1", "GA", "SA"),
+        ("R2", "PSO", "GA"),
+        ("R2", "PSO", "SA"),
+        ("R2", "GA", "SA"),
+    ]
+    assert list(algorithm["estimate"]) == [-5, 5, 10, -5, 5, 10]
+    assert (effects["puzzle"] == POOLED).all()
+
+
+def test_simple_effects_pooled_then_per_puzzle_resampling_seeds_within_each_puzzle():
+    runs = two_puzzle_runs(THREE_BY_TWO)
+    effects = simple_effects(runs, resamples=2000)
+    assert list(pd.unique(effects["puzzle"])) == [POOLED, "a", "b"]
+    pooled, first = effects[effects["puzzle"] == POOLED], effects[effects["puzzle"] == "a"]
+    expected = runs.groupby(["representation", "algorithm"])["cost"].mean()
+    assert pooled["estimate"].iloc[0] == pytest.approx(expected["R2", "PSO"] - expected["R1", "PSO"])
+    assert pooled["excludes_zero"].all()
+    widths = lambda table: (table["high"] - table["low"]).to_numpy()  # noqa: E731
+    assert widths(pooled).mean() < 0.8 * widths(first).mean()  # twice the runs: narrower intervals
+    assert ((effects["low"] <= effects["estimate"]) & (effects["estimate"] <= effects["high"])).all()
+    pd.testing.assert_frame_equal(effects, simple_effects(runs, resamples=2000))
+
+
+def test_success_rate_effects_read_the_solved_column():
+    runs = seeded_runs(constant_cells({("R1", "PSO"): 1, ("R1", "GA"): 1, ("R2", "PSO"): 0, ("R2", "GA"): 1}))
+    runs["solved"] = runs["cost"] == 0
+    effects = simple_effects(runs, outcome="solved", per_puzzle=False, resamples=100)
+    assert list(effects["estimate"]) == [1.0, 0.0, 0.0, -1.0]
+
+
+def test_simple_effects_refuse_designs_they_cannot_read():
+    with pytest.raises(ValueError, match="two representations and two algorithms"):
+        simple_effects(seeded_runs(constant_cells({("R1", "PSO"): 1, ("R1", "GA"): 2})))
+    with pytest.raises(ValueError, match="lacks the column"):
+        simple_effects(seeded_runs(constant_cells(THREE_BY_TWO)), outcome="evaluations")
+    runs = two_puzzle_runs(THREE_BY_TWO)
+    with pytest.raises(ValueError, match="lacks runs in some cell"):
+        simple_effects(runs.drop(runs.index[(runs["puzzle"] == "b") & (runs["algorithm"] == "SA")]))
+
+
+def test_protocol_reads_main_effects_when_the_interaction_is_small():
+    result = protocol_verdict(two_puzzle_runs(THREE_BY_TWO), resamples=2000)
+    assert not result.by_cell and result.outcome == "representation dominates"
+    assert result.main_effects["representation"] == pytest.approx(30, abs=1.5)
+    assert set(result.gaps["within"]) == {"mean"} and list(result.gaps["factor"]) == ["representation", "algorithm"]
+    assert len(result.effects) == 3 + 6
+
+
+def test_protocol_reads_by_cell_when_the_interaction_exceeds_a_main_effect():
+    """The source's 2 x 2 pattern: within the GA the representation gains little, within R1 the algorithm a lot."""
+    means = {("R1", "PSO"): 45, ("R1", "GA"): 10, ("R2", "PSO"): 7, ("R2", "GA"): 0}
+    result = protocol_verdict(two_puzzle_runs(means, seeds=30, spread=1.0), resamples=2000)
+    assert result.by_cell and result.interaction == pytest.approx(28, abs=1.5)
+    assert result.main_effects["algorithm"] == pytest.approx(21, abs=1.5)
+    assert result.main_effects["algorithm"] < result.interaction
+    gaps = result.gaps.set_index(["factor", "within"])["estimate"]
+    assert gaps["representation", "PSO"] == pytest.approx(-38, abs=1.5)
+    assert gaps["algorithm", "R1"] == pytest.approx(-35, abs=1.5)
+    # on the averages the representation (-24) beats the algorithm (-21); read by cell, neither dominates
+    assert result.outcome == "comparable"
+
+
+@pytest.mark.parametrize(
+    ("means", "outcome"),
+    [
+        ({("R1", "PSO"): 40, ("R1", "GA"): 38, ("R2", "PSO"): 5, ("R2", "GA"): 3}, "representation dominates"),
+        ({("R1", "PSO"): 40, ("R1", "GA"): 5, ("R2", "PSO"): 38, ("R2", "GA"): 3}, "algorithm dominates"),
+        ({("R1", "PSO"): 40, ("R1", "GA"): 20, ("R2", "PSO"): 20, ("R2", "GA"): 0}, "comparable"),
+    ],
+)
+def test_each_protocol_outcome_and_its_mirror(means, outcome):
+    costs = noisy_cells(means, seeds=12, spread=2.0)
+    result = protocol_verdict(seeded_runs(costs), resamples=2000)
+    mirror = protocol_verdict(seeded_runs(swapped(costs)), resamples=2000)
+    assert result.outcome == outcome and mirror.outcome == MIRRORED[outcome]
+
+
+def test_cells_that_share_one_spread_of_costs_are_inconclusive():
+    costs = {cell: [16, 18, 20, 22, 24] * 2 for cell in SOURCE_COSTS}
+    result = protocol_verdict(seeded_runs(costs), resamples=2000)
+    assert result.outcome == "inconclusive" and not result.effects["excludes_zero"].any()
+
+
+@settings(max_examples=25, deadline=None)
+@given(values=st.lists(st.lists(st.integers(0, 60), min_size=2, max_size=5), min_size=4, max_size=4))
+def test_the_protocol_rule_is_symmetric_and_ignores_the_unit_of_the_cost(values):
+    costs = dict(zip(SOURCE_COSTS, values, strict=True))
+    result = protocol_verdict(seeded_runs(costs), resamples=300)
+    assert result.outcome in OUTCOMES
+    assert protocol_verdict(seeded_runs(swapped(costs)), resamples=300).outcome == MIRRORED[result.outcome]
+    scaled = {cell: [3 * value + 7 for value in values] for cell, values in costs.items()}
+    assert protocol_verdict(seeded_runs(scaled), resamples=300).outcome == result.outcome
+
+
+# ------------------------------------------------------------------ the campaigns
+def test_the_campaigns_cross_every_representation_with_every_algorithm():
+    for campaign in (EXPLORATION, CONFIRMATORY):
+        assert [c.label for c in campaign.configurations] == [
+            f"{rep} × {algo}" for rep in REPRESENTATIONS for algo in ALGORITHMS
+        ]
+        for configuration in campaign.configurations:
+            rep, algo = configuration.factors["representation"], configuration.factors["algorithm"]
+            assert (configuration.solver, configuration.params) == engine_spec(rep, algo)
+        assert campaign.budget == BUDGET
+    assert EXPLORATION.seeds == SEEDS and list(EXPLORATION.grids()) == ["témoin"]
+    assert list(CONFIRMATORY.grids()) == ["témoin", "medium-47", "hard-49"]
+    assert CONFIRMATORY.runs == 9 * 3 * 30 and CONFIRMATORY.protocol == "studies/crossstudy-protocol.md"
+
+
+def test_the_confirmatory_grids_follow_their_rule():
+    assert (median_puzzle("medium"), median_puzzle("hard")) == (47, 49)
+    medium = sorted(open_cells(grid) for grid in load_bank("medium"))
+    assert open_cells(load_bank("medium")[47]) == medium[24]
+
+
+def test_the_confirmatory_seeds_follow_their_rule_and_are_new():
+    seeds = confirmatory_seeds()
+    assert len(seeds) == len(set(seeds)) == 30 and all(0 <= seed < 2**31 for seed in seeds)
+    first = int.from_bytes(hashlib.sha256(b"sudoku-course crossstudy confirmatory seed 0").digest()[:4], "big") >> 1
+    assert seeds[0] == first and seeds == CONFIRMATORY.seeds
+    root = Path(__file__).resolve().parents[1]
+    earlier = [
+        path
+        for folder in ("notebooks", "solutions", "exercises", "data", "puzzles")
+        for path in (root / folder).rglob("*")
+        if path.is_file() and not path.name.startswith("crossstudy-confirmatory")
+    ]
+    numbers = {int(number) for path in earlier for number in re.findall(r"\d+", path.read_text(errors="ignore"))}
+    assert not set(seeds) & numbers
+
+
+def test_mealpy_cross_check_runs_outside_the_design_with_its_budget():
+    runs = mealpy_cross_check({"témoin": reference()}, seeds=(0,), population_size=10, max_iterations=5)
+    assert list(runs.columns) == RUN_COLUMNS
+    assert list(runs["algorithm"]) == ["PSO", "GA"] and set(runs["representation"]) == {"R1"}
+    assert (runs["evaluations"] == 50).all() and (runs["puzzle"] == "témoin").all()

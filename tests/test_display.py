@@ -12,19 +12,22 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sudoku_course import bench, crossstudy
-from sudoku_course.cost import UNIT_KINDS, unit_conflicts
+from sudoku_course.cost import UNIT_KINDS, ConflictTable, unit_conflicts
 from sudoku_course.crossstudy import OUTCOMES, bootstrap_effects, cross_table, effects_verdict, verdict
 from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
-from sudoku_course.puzzles import DIFFICULTIES, parse_puzzles, reference
+from sudoku_course.puzzles import DIFFICULTIES, load_bank, parse_puzzles, reference
+from sudoku_course.solvers import available_solvers, get_solver
 from sudoku_course.teaching.display import (
     MINUS,
     NARROW_SPACE,
     explain_effects,
     explain_verdict,
     french_error,
+    french_exception,
     french_interval,
     french_keys,
     french_label,
+    french_message,
     french_number,
     french_outcome,
     french_percent,
@@ -32,7 +35,7 @@ from sudoku_course.teaching.display import (
     french_table,
     french_ticks,
 )
-from sudoku_course.teaching.labels import BANK_LABELS, COLUMN_LABELS, OUTCOME_LABELS
+from sudoku_course.teaching.labels import BANK_LABELS, COLUMN_LABELS, ERROR_MESSAGES, OUTCOME_LABELS, SOLVER_LABELS
 
 SOURCE_COSTS = {  # lesson 04's source run: conflicts left per cell for seeds 0, 1, 7, 42
     ("R1", "PSO"): [46, 50, 39, 44],
@@ -258,3 +261,58 @@ def test_unsolvable_and_undetailed_errors_in_french():
     )
     assert french_error(InvalidPuzzleError("no solution", "no-solution")) == "la grille n'a pas de solution"
     assert french_error(InvalidPuzzleError("odd")) == "grille invalide (odd)"
+
+
+# ------------------------------------------------------------------ errors a student meets, from their message
+def raised(action) -> BaseException:
+    try:
+        action()
+    except Exception as error:  # the error under test
+        return error
+    raise AssertionError("no error raised")
+
+
+NOTHING = None  # what a function without `return` gives
+STUDENT_ERRORS = [
+    (lambda: SudokuGrid.from_string(TEMOIN[9:]), "81 cases attendues, 72 trouvées"),
+    (lambda: SudokuGrid.from_string("?" + TEMOIN[1:]), "caractère '?' inconnu à la ligne 1, colonne 1"),
+    (lambda: SudokuGrid.from_string(TEMOIN[:11] + "9" + TEMOIN[12:]), "le 9 apparaît deux fois dans le bloc 1"),
+    (lambda: ConflictTable(reference()), "ConflictTable demande une grille pleine ; celle-ci a 36 cases vides"),
+    (lambda: get_solver("anneal"), "solveur 'anneal' inconnu ; solveurs disponibles : annealing"),
+    (lambda: get_solver("annealing", alpha=2), "alpha doit être strictement entre 0 et 1, pas 2"),
+    (lambda: get_solver("annealing", t0=0.01, t_min=0.1), "il faut t0 > t_min > 0, pas t0 = 0.01 et t_min = 0.1"),
+    (lambda: get_solver("genetic", mutation_rate=3), "mutation_rate doit être dans l'intervalle [0, 1], pas 3"),
+    (lambda: get_solver("swarm", stagnation=0), "stagnation : au moins 1 attendu, 0 reçu"),
+    (lambda: get_solver("genetic", encoding="lines"), "codage 'lines' inconnu"),
+    (lambda: get_solver("exact").solve(reference(), budget=-5), "le budget doit être un nombre positif d'évaluations"),
+    (lambda: load_bank("facile"), "banque 'facile' inconnue"),
+    (lambda: math.exp(1000), "dépassement de capacité dans un calcul"),
+    (lambda: 1 / 0, "division par zéro"),
+    (lambda: NOTHING[0], "un objet None n'est ni indexable"),
+]
+
+
+@pytest.mark.parametrize(("action", "sentence"), STUDENT_ERRORS)
+def test_an_error_known_only_by_its_name_and_message_reads_in_french(action, sentence):
+    error = raised(action)
+    text = french_message(type(error).__name__, str(error))
+    assert text.startswith(f"{type(error).__name__} : ") and sentence in text, text
+
+
+def test_an_unknown_message_is_kept_and_an_exception_object_reads_in_french():
+    assert french_message("ValueError", "something new") == "ValueError : something new"
+    assert french_message("StopIteration", "") == "StopIteration"
+    error = raised(lambda: SudokuGrid.from_string(TEMOIN[9:]))
+    assert french_exception(error) == f"InvalidPuzzleError : {french_error(error)}"
+
+
+@pytest.mark.parametrize(("pattern", "template"), ERROR_MESSAGES)
+def test_each_french_template_uses_only_the_groups_of_its_pattern(pattern, template):
+    fields = set(re.findall(r"{(\w+)}", template))
+    assert fields <= set(re.compile(pattern).groupindex), (pattern, template)
+
+
+def test_registered_solvers_and_engines_read_in_french_in_tables():
+    assert set(available_solvers()) - {"exact", "backtracking"} <= set(SOLVER_LABELS)
+    table = french_table(pd.DataFrame({"solver": ["space-ga", "mealpy-pso", "exact"], "seed": [0, 1, 2]}))
+    assert table["solveur"].tolist() == ["GA générique", "PSO de mealpy", "exact"]

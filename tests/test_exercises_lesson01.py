@@ -10,7 +10,8 @@ import pytest
 
 from sudoku_course.puzzles import reference
 from sudoku_course.solvers.genetic import GeneticSolver
-from sudoku_course.teaching.exercises import lesson_exercises
+from sudoku_course.teaching.checks import evaluate
+from sudoku_course.teaching.exercises import exercise, lesson_exercises
 from sudoku_course.teaching.exercises.lesson01 import cases
 from sudoku_course.teaching.exercises.lesson01 import references as lesson01
 from sudoku_course.teaching.exercises.lesson01.provided import BUDGET, evolve, population_costs, random_population
@@ -287,6 +288,32 @@ def random_parents(population, costs, givens, rng, elitism=2):
     return lesson01.next_generation(population, rng.permutation(costs), givens, rng, elitism)
 
 
+def best_as_second_parent(population, costs, givens, rng, elitism=2):
+    """Each child: a tournament winner crossed with the population's best grid."""
+    size, n = population.shape[:2]
+    order = np.argsort(costs, kind="stable")
+    children = []
+    for _ in range(size - elitism):
+        first = lesson01.tournament_selection(costs, 1, rng)[0]
+        child = np.where((rng.random(n) < 0.5)[:, None], population[order[0]], population[first])
+        lesson01.swap_two_free_cells(child[None], givens, rng)
+        children.append(child)
+    return np.concatenate([population[order[:elitism]], np.array(children).reshape(-1, n, n)])
+
+
+def parents_drawn_uniformly(population, costs, givens, rng, elitism=2):
+    """Both parents drawn at random, whatever their costs."""
+    size, n = population.shape[:2]
+    order = np.argsort(costs, kind="stable")
+    children = []
+    for _ in range(size - elitism):
+        first, second = rng.integers(size, size=2)
+        child = np.where((rng.random(n) < 0.5)[:, None], population[second], population[first])
+        lesson01.swap_two_free_cells(child[None], givens, rng)
+        children.append(child)
+    return np.concatenate([population[order[:elitism]], np.array(children).reshape(-1, n, n)])
+
+
 # ------------------------------------------------------------ compare_encodings, time_ratio
 def rates_as_counts(puzzle, encodings, seeds, budget):
     return {e: r * len(seeds) for e, r in lesson01.compare_encodings(puzzle, encodings, seeds, budget).items()}
@@ -407,6 +434,8 @@ WRONG = {
         nine_hard_coded,
         mutates_the_population,
         random_parents,
+        best_as_second_parent,
+        parents_drawn_uniformly,
     ],
     "compare_encodings": [rates_as_counts, rates_with_one_seed, rates_sorted_by_name, seeds_from_zero],
     "time_ratio": [
@@ -446,6 +475,49 @@ def test_a_generation_without_elitism_is_told_about_the_elites(fails_without_lea
 def test_a_mutation_that_moves_givens_is_told_where(fails_without_leak):
     details = failed_details(fails_without_leak("next_generation", mutation_moves_givens))
     assert any("chiffre donné" in detail for detail in details)
+
+
+@pytest.mark.parametrize(
+    ("wrong", "told"),
+    [
+        (best_as_second_parent, "pas la meilleure grille de la population"),
+        (parents_drawn_uniformly, "les parents ne penchent pas vers les grilles de bas coût"),
+        (random_parents, "les parents ne penchent pas vers les grilles de bas coût"),
+    ],
+)
+def test_parents_not_chosen_by_tournament_are_told_so(wrong, told, fails_without_leak):
+    report = fails_without_leak("next_generation", wrong)
+    assert any(told in result.detail for result in report.details if "gagnants de tournois" in result.label)
+
+
+GENERATION_OF_THE_NOTEBOOK = """
+def next_generation(population, costs, givens, rng, elitism=2):
+    size, n = population.shape[0], population.shape[1]
+    new = [population[k].copy() for k in np.argsort(costs, kind="stable")[:elitism]]
+    free = [np.flatnonzero(~givens[row]) for row in range(n)]
+    swappable = [row for row in range(n) if len(free[row]) >= 2]
+    while len(new) < size:
+        first, second = tournament_selection(costs, 2, rng)
+        child = np.where((rng.random(n) < 0.5)[:, None], population[second], population[first])
+        row = swappable[rng.integers(len(swappable))]
+        i, j = rng.choice(free[row], size=2, replace=False)
+        child[row, i], child[row, j] = child[row, j], child[row, i]
+        new.append(child)
+    return np.array(new)
+"""
+
+
+def test_a_generation_failing_through_a_wrong_tournament_names_the_tournament(not_strict):
+    """The generation is right; the notebook's tournament_selection, which it calls, lets the worst win."""
+    notebook = {"np": np, "tournament_selection": worst_wins}
+    exec(GENERATION_OF_THE_NOTEBOOK, notebook)
+    report = evaluate(exercise("next_generation"), [notebook["next_generation"]])
+    assert not report.ok and [name for name, _ in report.suspects] == ["tournament_selection"]
+    assert "votre tournament_selection, que next_generation appelle, ne passe pas sa propre vérification" in (
+        report.text()
+    )
+    notebook["tournament_selection"] = lesson01.tournament_selection
+    assert evaluate(exercise("next_generation"), [notebook["next_generation"]]).ok
 
 
 def test_a_generation_without_mutation_fails_on_identical_grids(fails_without_leak):

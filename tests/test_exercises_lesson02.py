@@ -174,6 +174,7 @@ FLAWS = {
     "accepted_count": "records the number of accepted moves instead of the rate",
     "best_per_chain": "updates the best grid only at the end of each chain, not after each move",
     "unrecorded_last_chain": "does not record the chain that reached energy 0 in the trace",
+    "rate_over_chain_length": "divides the accepted moves of an interrupted last chain by chain_length",
 }
 
 
@@ -198,6 +199,8 @@ def flawed_chain(table, moves, rng, temperature, length, best, best_cells, flaw,
                 break
     if flaw == "best_per_chain" and table.cost < best:
         best, best_cells = table.cost, list(table.cells)
+    if flaw == "rate_over_chain_length":
+        return accepted / length, best, best_cells
     return (accepted if flaw == "accepted_count" else accepted / tried), best, best_cells
 
 
@@ -281,29 +284,29 @@ def starts_one_step_late(t0, t_min, alpha):
     return [t * alpha for t in lesson02.exponential_cooling(t0, t_min, alpha) if t * alpha >= t_min]
 
 
-def one_step_too_many(t0, t_min, steps):
-    return np.linspace(t0, t_min, steps + 1).tolist()
+def one_step_too_many(t0, t_min, max_iterations):
+    return np.linspace(t0, t_min, max_iterations + 1).tolist()
 
 
-def without_t_min(t0, t_min, steps):
-    return np.linspace(t0, t_min, steps, endpoint=False).tolist()
+def without_t_min(t0, t_min, max_iterations):
+    return np.linspace(t0, t_min, max_iterations, endpoint=False).tolist()
 
 
-def upwards(t0, t_min, steps):
-    return np.linspace(t_min, t0, steps).tolist()
+def upwards(t0, t_min, max_iterations):
+    return np.linspace(t_min, t0, max_iterations).tolist()
 
 
 # ------------------------------------------------------------ next_temperature, adapt_alpha
-def ignores_the_tie(temperature, stale, *, t0, alpha, stagnation, reheat_factor):
-    return (reheat_factor * t0, 0) if stale > stagnation else (temperature * alpha, stale)
+def ignores_the_tie(temperature, stale, *, t0, alpha, stagnation, reheat):
+    return (reheat * t0, 0) if stale > stagnation else (temperature * alpha, stale)
 
 
-def reheats_to_t0(temperature, stale, *, t0, alpha, stagnation, reheat_factor):
+def reheats_to_t0(temperature, stale, *, t0, alpha, stagnation, reheat):
     return (t0, 0) if stale >= stagnation else (temperature * alpha, stale)
 
 
-def keeps_the_count(temperature, stale, *, t0, alpha, stagnation, reheat_factor):
-    return (reheat_factor * t0, stale) if stale >= stagnation else (temperature * alpha, stale)
+def keeps_the_count(temperature, stale, *, t0, alpha, stagnation, reheat):
+    return (reheat * t0, stale) if stale >= stagnation else (temperature * alpha, stale)
 
 
 def tie_at_half(alpha, acceptance):
@@ -479,3 +482,14 @@ def test_anneal_says_where_the_best_grid_is_watched(fails_without_leak):
 def test_anneal_says_the_last_chain_belongs_to_the_trace(fails_without_leak):
     report = fails_without_leak("anneal", flawed_anneal("unrecorded_last_chain"))
     assert any("la trace doit finir par la chaîne où l'énergie atteint 0" in r.detail for r in report.details)
+
+
+@pytest.mark.parametrize("name", ["anneal", "anneal_with_rule"])
+def test_the_rate_of_an_interrupted_chain_is_over_the_moves_tried(name, fails_without_leak):
+    wrong = flawed_anneal if name == "anneal" else flawed_anneal_with_rule
+    report = fails_without_leak(name, wrong("rate_over_chain_length"))
+    failed = [r for r in report.details if not r.passed]
+    assert [r.label for r in failed] == [
+        "un seul mouvement possible, qui résout la grille : la première chaîne s'arrête aussitôt"
+    ]
+    assert "porte sur les mouvements essayés" in failed[0].detail

@@ -13,6 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sudoku_course.cost import conflicts
+from sudoku_course.grid import SudokuGrid
+from sudoku_course.puzzles import reference
 from sudoku_course.solvers.swarm import WorkerExplorerSwarm
 from sudoku_course.teaching.exercises import lesson_exercises
 from sudoku_course.teaching.exercises.common import row_permuted_state, temoin, temoin_solution
@@ -23,6 +25,7 @@ REFERENCES = {
     "swarm_size_study": (L.swarm_size_study,),
     "track_convergence": (L.track_convergence,),
     "box_descent": (L.box_descent,),
+    "hybrid_step": (L.hybrid_step,),
     "apply_swaps": (L.apply_swaps,),
     "swap_difference": (L.swap_difference,),
     "scale_swaps": (L.scale_swaps,),
@@ -326,7 +329,18 @@ def moves_by_the_old_velocity(position, velocity, own_best, swarm_best, w, c1, c
     return L.apply_swaps(position, velocity), new_velocity
 
 
+def differences_towards_the_position(position, velocity, own_best, swarm_best, inertia, c1, c2, rng):
+    """Both differences taken from the bests towards the position: x - p and x - g."""
+    r1, r2 = rng.random(), rng.random()
+    rows = rng.permutation(len(position))
+    cognitive = L.scale_swaps(c1 * r1, L.swap_difference(position, own_best, rows))
+    social = L.scale_swaps(c2 * r2, L.swap_difference(position, swarm_best, rows))
+    new_velocity = L.scale_swaps(inertia, velocity) + cognitive + social
+    return L.apply_swaps(position, new_velocity), new_velocity
+
+
 WRONG_STEPS = {
+    differences_towards_the_position: "(c1 r1) · (p − x) va dans le mauvais sens",
     global_generator: "générateur rng reçu",
     swapped_coefficients: "ne va pas",
     no_inertia: "commencer par w · v",
@@ -343,6 +357,32 @@ WRONG_STEPS = {
 @pytest.mark.parametrize("wrong", WRONG_STEPS)
 def test_wrong_steps_fail(wrong, fails_without_leak):
     assert WRONG_STEPS[wrong] in fails_without_leak("swap_pso_step", wrong).text()
+
+
+def test_a_step_whose_differences_scan_each_row_from_the_right_passes(passes):
+    """Another valid p - x: each row scanned from right to left (any difference of the statement is right)."""
+
+    def from_the_right(target, position, rows):
+        current, swaps = position.copy(), []
+        for row in rows:
+            for col in reversed(range(current.shape[1])):
+                if current[row, col] != target[row, col]:
+                    other = int(np.flatnonzero(current[row] == target[row, col])[0])
+                    swaps.append((int(row), col, other))
+                    current[row, [col, other]] = current[row, [other, col]]
+        return swaps
+
+    def step(position, velocity, own_best, swarm_best, inertia, c1, c2, rng):
+        r1, r2 = rng.random(), rng.random()
+        rows = rng.permutation(len(position))
+        new = (
+            L.scale_swaps(inertia, velocity)
+            + L.scale_swaps(c1 * r1, from_the_right(own_best, position, rows))
+            + L.scale_swaps(c2 * r2, from_the_right(swarm_best, position, rows))
+        )
+        return L.apply_swaps(position, new), new
+
+    passes("swap_pso_step", step)
 
 
 def test_a_step_written_with_other_styles_passes(passes):
@@ -517,23 +557,121 @@ def test_wrong_descents_fail(wrong, fails_without_leak):
     assert WRONG_DESCENTS[wrong] in fails_without_leak("box_descent", wrong).text()
 
 
-def test_a_first_improvement_descent_passes(passes):
-    def first_improvement(grid):
+def first_improving_swap(grid):
+    """Takes the first swap that lowers the conflicts, box by box, where the statement asks for the best one."""
+    current = grid.copy()
+    improved = True
+    while improved:
+        improved = False
+        for box in grid.layout.boxes:
+            free = [cell for cell in box if not grid.givens.flat[cell]]
+            for i, j in itertools.combinations(free, 2):
+                candidate = cases.swapped(current, i, j)
+                if conflicts(candidate) < conflicts(current):
+                    current, improved = candidate, True
+                    break
+            if improved:
+                break
+    return current
+
+
+def test_a_descent_that_takes_the_first_improving_swap_is_told_to_take_the_best(fails_without_leak):
+    report = fails_without_leak("box_descent", first_improving_swap)
+    failed = [result for result in report.details if not result.passed]
+    assert failed and all(result.detail == cases.NOT_THE_BEST for result in failed)
+    assert all("premier échange qui améliore n'est pas le meilleur" in result.label for result in failed)
+
+
+def test_a_best_improvement_descent_that_breaks_ties_otherwise_passes(passes):
+    def last_of_the_best(grid):
         current = grid.copy()
         while True:
-            better = next(
-                (
-                    cases.swapped(current, i, j)
-                    for i, j in cases.box_pairs(current)
-                    if conflicts(cases.swapped(current, i, j)) < conflicts(current)
-                ),
-                None,
-            )
-            if better is None:
+            neighbours = [cases.swapped(current, i, j) for i, j in cases.box_pairs(current)][::-1]
+            best = min(neighbours, key=conflicts, default=current)
+            if conflicts(best) >= conflicts(current):
                 return current
-            current = better
+            current = best
 
-    passes("box_descent", first_improvement)
+    passes("box_descent", last_of_the_best)
+
+
+def test_the_pinned_starts_separate_first_from_best_improvement():
+    for text in L.FIRST_IS_NOT_BEST:
+        start = SudokuGrid(np.array([int(digit) for digit in text]).reshape(9, 9), 3, reference().givens)
+        ends = L.best_descent_ends(start)
+        assert ends and L.box_descent(start).to_string() in ends
+        assert all(L.first_improvement(start, reverse).to_string() not in ends for reverse in (False, True))
+
+
+# ------------------------------------------------------------ hybrid_step
+def every_iteration_after_stagnation(errors, stale, stagnation, rng):
+    return L.hybrid_step(errors, stagnation, stagnation, rng) if stale >= stagnation else []
+
+
+def the_best_only(errors, stale, stagnation, rng):
+    return L.hybrid_step(errors, stale, stagnation, rng)[:1]
+
+
+def the_three_best(errors, stale, stagnation, rng):
+    return [int(k) for k in np.argsort(errors, kind="stable")[:3]] if stale and stale % stagnation == 0 else []
+
+
+def drawn_from_numpy(errors, stale, stagnation, rng):
+    return L.hybrid_step(errors, stale, stagnation, np.random.default_rng(np.random.randint(1000)))
+
+
+def the_worst_first(errors, stale, stagnation, rng):
+    chosen = L.hybrid_step(errors, stale, stagnation, rng)
+    return [int(np.argmax(errors)), *chosen[1:]] if chosen else []
+
+
+def sorts_the_errors(errors, stale, stagnation, rng):
+    chosen = L.hybrid_step(errors, stale, stagnation, rng)
+    errors.sort()
+    return chosen
+
+
+def others_among_all(errors, stale, stagnation, rng):
+    if stale == 0 or stale % stagnation:
+        return []
+    return [int(np.argmin(errors)), *(int(k) for k in rng.choice(len(errors), size=2, replace=False))]
+
+
+WRONG_HYBRID_STEPS = {
+    every_iteration_after_stagnation: "n'est pas un multiple non nul de stagnation",
+    the_best_only: "il faut la meilleure ouvrière et",
+    the_three_best: "tirez-les au hasard parmi toutes les autres",
+    drawn_from_numpy: "avec le rng reçu",
+    the_worst_first: "celui de la meilleure ouvrière",
+    sorts_the_errors: "ont été modifiés",
+    others_among_all: "distincts",
+}
+
+
+@pytest.mark.parametrize("wrong", WRONG_HYBRID_STEPS)
+def test_wrong_hybrid_steps_fail_and_are_told_why(wrong, fails_without_leak):
+    assert WRONG_HYBRID_STEPS[wrong] in fails_without_leak("hybrid_step", wrong).text()
+
+
+def test_the_hybrid_swarm_polishes_the_workers_its_hook_names():
+    calls = []
+
+    def spy(errors, stale, stagnation, rng):
+        chosen = L.hybrid_step(errors, stale, stagnation, rng)
+        calls.append((stale, chosen))
+        return chosen
+
+    puzzle = SudokuGrid.from_string(cases.EASY_STAGNATING)
+    run = provided.hybrid_swarm(
+        puzzle, spy, L.box_descent, seed=0, population_size=40, max_iterations=80, stagnation=10
+    )
+    assert len(calls) == run.iterations == len(run.history) and run.history == sorted(run.history, reverse=True)
+    assert run.polished == sum(len(chosen) for _, chosen in calls) > 0
+    assert all(bool(chosen) == (stale > 0 and stale % 10 == 0) for stale, chosen in calls)
+    never = provided.hybrid_swarm(
+        puzzle, lambda *args: [], L.box_descent, seed=0, population_size=40, max_iterations=80
+    )
+    assert never.polished == 0
 
 
 # ------------------------------------------------------------ grid_search
@@ -628,6 +766,7 @@ WRONG = {
     "swarm_size_study": WRONG_STUDIES,
     "track_convergence": WRONG_TRACKS,
     "box_descent": WRONG_DESCENTS,
+    "hybrid_step": WRONG_HYBRID_STEPS,
     "apply_swaps": WRONG_APPLICATIONS,
     "swap_difference": WRONG_DIFFERENCES,
     "scale_swaps": WRONG_SCALINGS,

@@ -206,6 +206,20 @@ def test_wrong_bootstraps_fail(wrong, fails_without_leak):
     fails_without_leak("bootstrap_gap", wrong)
 
 
+def test_drawing_without_replacement_is_told_to_draw_with_replacement(fails_without_leak):
+    details = [result.detail for result in fails_without_leak("bootstrap_gap", without_replacement).details]
+    failed = [detail for detail in details if detail]
+    assert failed and all("tirez AVEC remise" in detail for detail in failed)
+    assert not any("le hasard doit venir de rng" in detail for detail in details)
+
+
+def test_a_reversed_gap_is_told_its_sign(fails_without_leak):
+    details = [result.detail for result in fails_without_leak("bootstrap_gap", reversed_gap).details]
+    failed = [detail for detail in details if detail]
+    assert failed and all("mauvais signe" in detail for detail in failed)
+    assert not any("rééchantillonnez first parmi ses valeurs" in detail for detail in details)
+
+
 def test_the_global_generator_is_named_in_the_verdict(fails_without_leak):
     report = fails_without_leak("bootstrap_gap", global_generator)
     assert "rng reçu" in report.details[0].detail

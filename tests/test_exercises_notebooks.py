@@ -1,4 +1,5 @@
-"""Every exercise notebook runs to the end with its stubs, and with a broken answer everywhere.
+"""Every exercise notebook runs to the end with its stubs, with a broken answer everywhere, and with every
+function returning None (the commonest bug: a forgotten `return`).
 
 Each run executes a copy in a temporary folder. A first cell shortens the time limits (0.3 s per case,
 2 s per experiment) so that the answers that loop forever cost little.
@@ -32,12 +33,12 @@ for name, item in list(load_all().items()):
     REGISTRY[name] = dataclasses.replace(item, time_limit=0.3)"""
 
 
-def break_every_answer(nb: nbformat.NotebookNode) -> int:
-    """Replace each stub by a broken answer, in turn one of BROKEN; return how many were replaced."""
+def break_every_answer(nb: nbformat.NotebookNode, answers: list[str] = BROKEN) -> int:
+    """Replace each stub by a broken answer, in turn one of `answers`; return how many were replaced."""
     count = 0
     for cell in nb.cells:
         while cell.cell_type == "code" and STUB_RAISE in cell.source:
-            cell.source = cell.source.replace(STUB_RAISE, BROKEN[count % len(BROKEN)], 1)
+            cell.source = cell.source.replace(STUB_RAISE, answers[count % len(answers)], 1)
             count += 1
     return count
 
@@ -83,3 +84,15 @@ def test_with_a_broken_answer_everywhere_each_check_reports_a_failure(name, tmp_
     if "00" not in name:  # lessons 01 to 04 run the student's functions in experiments
         text = printed(nb)
         assert "sautée : votre code a levé" in text and "abandonnée : pas de résultat après 2 s" in text
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_with_every_function_returning_none_the_notebook_runs_to_the_end(name, tmp_path, not_strict):
+    nb = nbformat.read(EXERCISES / name, as_version=4)
+    assert break_every_answer(nb, ["return None"]) >= 1
+    nb = run(nb, tmp_path, name)
+    outputs = check_outputs(nb)
+    assert outputs and all("Vérification de" in text and "bravo" not in text for text in outputs), outputs
+    if "00" not in name:  # lessons 01 to 04 run the student's functions in experiments
+        text = printed(nb)
+        assert "non faite" in text and "a renvoyé None" in text, text

@@ -10,7 +10,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sudoku_course.grid import ERROR_KINDS, InvalidPuzzleError, SudokuGrid, TextPosition, as_grid, layout
+from sudoku_course.grid import (
+    ERROR_KINDS,
+    SYMBOLS,
+    InvalidPuzzleError,
+    SudokuGrid,
+    TextPosition,
+    as_grid,
+    layout,
+    symbols_of,
+)
 
 TEMOIN = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
 TEMOIN_ROWS = [TEMOIN[i : i + 9] for i in range(0, 81, 9)]
@@ -375,12 +384,40 @@ def test_html_marks_givens_in_bold_and_conflicts_in_colour():
     assert "background" not in puzzle._repr_html_()
 
 
-def test_a_letter_beyond_the_grid_size_is_an_unknown_character(temoin):
+# ------------------------------------------------------------------ symbols
+def test_each_size_names_its_symbols():
+    assert [symbols_of(side) for side in (4, 9, 16, 25)] == ["1-4", "1-9", "1-9, A-G", "1-9, A-P"]
+
+
+def test_a_letter_in_a_9x9_grid_is_refused_with_its_line_column_and_character(temoin):
     text = temoin.to_string()
-    with pytest.raises(
-        InvalidPuzzleError, match=r"unknown character 'a' at line 1, column 2 \(a 9 x 9 grid uses 1..9\)"
-    ):
+    with pytest.raises(InvalidPuzzleError) as error:
         SudokuGrid.from_string("9a" + text[2:])
+    assert str(error.value) == "character 'a' at line 1, column 2 is not a symbol of a 9 x 9 grid (1-9)"
+    drawing = str(temoin).splitlines()
+    drawing[4] = drawing[4].replace("2", "P", 1)  # ". 2 6 | ...": row 4 of the grid, line 5 of the drawing
+    with pytest.raises(InvalidPuzzleError, match=r"character 'P' at line 5, column 3 is not a symbol"):
+        SudokuGrid.from_string("\n".join(drawing))
+
+
+@pytest.mark.parametrize("side", [4, 9, 16, 25])
+def test_each_size_accepts_exactly_its_own_symbols_in_either_case(side):
+    solved = solved_grid(side).to_string()
+    assert set(solved) == set(SYMBOLS[:side])
+    assert SudokuGrid.from_string(solved.lower()) == SudokuGrid.from_string(solved)
+    for beyond in SYMBOLS[side:]:
+        with pytest.raises(InvalidPuzzleError) as error:
+            SudokuGrid.from_string(beyond.lower() + solved[1:])
+        assert error.value.kind == "symbol-range" and error.value.found == SYMBOLS.index(beyond) + 1
+        assert str(error.value) == (
+            f"character {beyond.lower()!r} at line 1, column 1 is not a symbol of a {side} x {side} grid"
+            f" ({symbols_of(side)})"
+        )
+
+
+def test_a_letter_past_the_largest_grid_is_an_unknown_character():
+    with pytest.raises(InvalidPuzzleError, match=r"^unknown character 'Q' at line 1, column 1$"):
+        SudokuGrid.from_string("Q" + solved_grid(25).to_string()[1:])
 
 
 # ------------------------------------------------------------------ the fields of an error
@@ -449,6 +486,10 @@ def test_the_message_stays_english_and_within_keeps_the_fields():
     assert str(located) == f"mine.txt, line 3: {error}"
     assert (located.kind, located.found, located.file, located.line) == ("cell-count", 72, "mine.txt", 3)
     assert str(error.within(puzzle="easy-01")).startswith("puzzle easy-01: ")
+    error = refusal(lambda: SudokuGrid.from_string(TEMOIN[:40] + "?" + TEMOIN[41:]))
+    located = error.within(file="mine.txt", line=3)  # the text read was line 3 of mine.txt: the line is named once
+    assert str(located) == "mine.txt, line 3: unknown character '?' at column 41"
+    assert located.position == error.position and located.line == 3
     with pytest.raises(ValueError, match="puzzle id or a file"):
         error.within()
 

@@ -22,6 +22,7 @@ from sudoku_course.plots import (
     plot_annealing_trace,
     plot_benchmark,
     plot_convergence,
+    plot_run_time_distribution,
     round_ticks,
     show_grid,
     use_course_style,
@@ -255,3 +256,26 @@ def test_figures_drawn_after_a_course_plot_are_still_shown_in_a_kernel():
     NotebookClient(nb, timeout=120, kernel_name="python3").execute()
     outputs = [[output.output_type for output in cell.outputs] for cell in nb.cells]
     assert outputs == [[], ["display_data"], ["display_data"]]
+
+
+# --------------------------------------------------------------- run-time distributions
+def test_the_run_time_distribution_draws_one_step_curve_per_configuration_on_a_log_scale():
+    rtd = pd.DataFrame(
+        {
+            "configuration": ["R2 × SA", "R2 × SA", "R1 × SA"],
+            "evaluations": [900.0, 8000.0, 8000.0],
+            "solved_share": [0.5, 1.0, 0.0],
+            "low": [0.25, 1.0, 0.0],
+            "high": [0.75, 1.0, 0.0],
+        }
+    )
+    ax = plot_run_time_distribution(rtd, labels=FRENCH_PLOT_LABELS)
+    assert ax.get_xscale() == "log" and ax.get_xlabel() == FRENCH_PLOT_LABELS["evaluations"]
+    assert ax.get_ylabel() == FRENCH_PLOT_LABELS["solved_share"] == "part des exécutions résolues"
+    first, second = ax.get_lines()
+    assert list(first.get_xdata()) == [900, 900, 8000] and list(first.get_ydata()) == [0, 0.5, 1]
+    assert list(second.get_ydata()) == [0, 0]
+    assert [text.get_text() for text in ax.get_legend().get_texts()] == ["R2 × SA", "R1 × SA"]
+    assert len(ax.collections) == 2  # one band per curve
+    with pytest.raises(ValueError, match="no run-time distribution"):
+        plot_run_time_distribution(rtd.iloc[:0])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from importlib import resources
 from pathlib import Path
 
@@ -11,12 +12,14 @@ import pytest
 from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
 from sudoku_course.puzzles import (
     BANKS,
+    DIABOLIQUE_MIN_GUESSES,
     DIFFICULTIES,
     EXPERT_MIN_EMPTY,
     EXPERT_MIN_OPEN,
     REFERENCE,
     bank_names,
     generate,
+    is_diabolique,
     is_expert,
     is_minimal,
     load_bank,
@@ -30,6 +33,14 @@ from sudoku_course.puzzles import (
 from sudoku_course.solvers.exact import count_solutions, search_effort, solve_exact
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_make_banks():
+    """The bank-making script (scripts/ is not a package): its statistics rows are the README's table."""
+    spec = importlib.util.spec_from_file_location("make_banks", ROOT / "scripts" / "make_banks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 # -------------------------------------------------------------------- reading
@@ -60,6 +71,15 @@ def test_unknown_character_and_conflicting_givens_name_the_line(tmp_path):
     path.write_text(f"{REFERENCE}\n{REFERENCE[:10]}?{REFERENCE[11:]}\n", encoding="utf-8")
     with pytest.raises(InvalidPuzzleError, match=r"bad\.txt, line 2: unknown character '\?'"):
         read_puzzles(path)
+
+
+def test_a_character_error_names_the_file_line_once_and_its_column_in_that_line(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text(f"{REFERENCE}\n  {REFERENCE[:10]}a{REFERENCE[11:]}  # a letter\n", encoding="utf-8")
+    with pytest.raises(InvalidPuzzleError) as error:
+        read_puzzles(path)
+    assert str(error.value) == "bad.txt, line 2: character 'a' at column 13 is not a symbol of a 9 x 9 grid (1-9)"
+    assert (error.value.file, error.value.line, error.value.position.column) == ("bad.txt", 2, 13)
     with pytest.raises(InvalidPuzzleError, match=r"line 1: givens in conflict"):
         parse_puzzles("99" + "0" * 79)
 
@@ -77,8 +97,8 @@ def test_reads_4x4_puzzles():
 
 # ---------------------------------------------------------------------- banks
 def test_bank_names_and_unknown_bank():
-    assert bank_names() == ["easy", "medium", "hard", "expert"]
-    with pytest.raises(ValueError, match="easy, medium, hard, expert"):
+    assert bank_names() == ["easy", "medium", "hard", "expert", "diabolique"]
+    with pytest.raises(ValueError, match="easy, medium, hard, expert, diabolique"):
         load_bank("legendary")
 
 
@@ -117,6 +137,23 @@ def test_expert_puzzles_leave_more_to_search_than_hard_ones():
     assert min(expert) > np.mean(hard)
 
 
+def test_every_diabolique_puzzle_meets_the_criteria():
+    puzzles = load_bank("diabolique")
+    assert len(puzzles) == 50
+    for puzzle in puzzles:
+        assert is_diabolique(puzzle), puzzle.to_string()  # unique, minimal, open and deep enough
+
+
+def test_the_diabolique_bank_needs_as_much_search_as_top95_and_leaves_as_much_open():
+    # the issue's yardstick, measured on the public "top95" set: 33.6 guesses on average, median 21, 56.0 open cells
+    puzzles = load_bank("diabolique")
+    guesses = [search_effort(p)["guesses"] for p in puzzles]
+    assert np.mean(guesses) >= 30 and np.median(guesses) >= 20
+    assert np.mean([open_cells(p) for p in puzzles]) >= EXPERT_MIN_OPEN
+    hard = [search_effort(p)["guesses"] for p in load_bank("hard")]
+    assert min(guesses) > np.median(hard)
+
+
 def test_open_cells():
     assert open_cells(reference()) == 0  # singles alone solve the témoin
     assert open_cells("0" * 81) == 81
@@ -135,6 +172,24 @@ def test_is_expert_refuses_puzzles_short_of_a_criterion():
     one_clue_fewer = cells.copy()
     one_clue_fewer[np.flatnonzero(cells)[0]] = 0  # several solutions
     assert not is_expert(SudokuGrid(one_clue_fewer))
+
+
+def test_is_diabolique_refuses_puzzles_short_of_a_criterion():
+    assert not any(is_diabolique(load_bank(name)[0]) for name in ("hard", "expert"))  # too few open cells or guesses
+    diabolique = load_bank("diabolique")[0]
+    assert search_effort(diabolique)["guesses"] >= DIABOLIQUE_MIN_GUESSES
+    cells = diabolique.cells.ravel()
+    one_clue_fewer = cells.copy()
+    one_clue_fewer[np.flatnonzero(cells)[0]] = 0  # several solutions
+    assert not is_diabolique(SudokuGrid(one_clue_fewer))
+
+
+def test_the_readme_table_gives_the_statistics_of_every_bank():
+    make_banks = load_make_banks()
+    readme = (ROOT / "puzzles" / "README.md").read_text(encoding="utf-8")
+    for name in BANKS:
+        row = make_banks.describe(name, [p.to_string() for p in load_bank(name)])
+        assert row in readme.splitlines(), row
 
 
 def test_reference_is_the_temoin_and_opens_the_easy_bank():
@@ -162,8 +217,8 @@ def test_every_subpackage_is_listed_for_packaging():
     tomllib = pytest.importorskip("tomllib")
     setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
     on_disk = {".".join(path.parent.relative_to(ROOT).parts) for path in (ROOT / "sudoku_course").rglob("*.py")}
-    assert set(setuptools["packages"]) == on_disk | {"sudoku_course.banks"}
-    assert setuptools["package-dir"] == {"sudoku_course.banks": "puzzles"}
+    assert set(setuptools["packages"]) == on_disk | {"sudoku_course.banks", "sudoku_course.data"}
+    assert setuptools["package-dir"] == {"sudoku_course.banks": "puzzles", "sudoku_course.data": "data"}
 
 
 # ----------------------------------------------------------------- generator
@@ -171,6 +226,7 @@ def test_generate_reproduces_the_shipped_puzzles_from_their_seeds():
     assert generate(1001, "easy") == load_bank("easy")[1]
     assert generate(2001, "medium") == load_bank("medium")[0]
     assert generate(4002, "expert") == load_bank("expert")[1]
+    assert generate(5003, "diabolique") == load_bank("diabolique")[2]  # the quickest of its bank to make
 
 
 def test_generate_is_deterministic_and_rated():
@@ -181,7 +237,7 @@ def test_generate_is_deterministic_and_rated():
 
 
 def test_generate_rejects_an_unknown_difficulty():
-    with pytest.raises(ValueError, match="easy, medium, hard, expert"):
+    with pytest.raises(ValueError, match="easy, medium, hard, expert, diabolique"):
         generate(0, "legendary")
 
 

@@ -145,10 +145,11 @@ def test_mathjax_is_one_component_loaded_only_by_pages_with_math(student_site):
 
 
 def test_previous_and_next_follow_the_order_of_work(student_site):
-    """Home, getting started, then lesson NN, its exercises, lesson NN+1."""
+    """Home, getting started, then lesson NN, its exercises, lesson NN+1, and the glossary last."""
     expected = ["ACCUEIL.html", "DEMARRER.html"]
     for lesson, exercises in zip(LESSONS, EXERCISES, strict=True):
         expected += [page_of(lesson), page_of(exercises)]
+    expected.append("GLOSSAIRE.html")
     chain = ["ACCUEIL.html"]
     while following := re.search(r'<link rel="next" title="[^"]*" href="([^"]+)"', html_of(student_site, chain[-1])):
         chain.append(os.path.normpath(os.path.join(os.path.dirname(chain[-1]), following.group(1))))

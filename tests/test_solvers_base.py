@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+import inspect
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from sudoku_course.cost import conflicts
 from sudoku_course.grid import InvalidPuzzleError, SudokuGrid
-from sudoku_course.solvers import REGISTRY, Budget, RunLedger, Solver, available_solvers, get_solver, solver_class
+from sudoku_course.solvers import (
+    FAMILIES,
+    REGISTRY,
+    Budget,
+    RunLedger,
+    Solver,
+    SolveResult,
+    available_solvers,
+    get_solver,
+    registered,
+    solver_class,
+    solver_description,
+)
 
 TEMOIN = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
 TEMOIN_SOLUTION = "962185473174963825538427169826359741357814296491672538249538617715296384683741952"
@@ -206,6 +222,21 @@ def test_unsolved_result_reports_its_conflicts():
     assert "not solved" in str(result)
 
 
+@pytest.mark.parametrize(
+    ("count", "conflict", "evaluation", "iteration", "restart"),
+    [
+        (1, "1 conflict", "1 evaluation", "1 iteration", "1 restart"),
+        (0, "0 conflicts", "0 evaluations", "0 iterations", "0 restarts"),
+        (12000, "12,000 conflicts", "12,000 evaluations", "12,000 iterations", "12,000 restarts"),
+    ],
+)
+def test_a_result_reads_as_one_english_line_with_singulars_and_plurals(count, conflict, evaluation, iteration, restart):
+    grid = SudokuGrid.from_string(TEMOIN)
+    counts = {"cost": count, "evaluations": count, "iterations": count, "restarts": count}
+    result = SolveResult(grid, solved=False, **counts, seconds=0.0123, solver="s", stats={"nodes": 3})
+    assert str(result) == f"s: not solved ({conflict} left) in 12.3 ms, {evaluation}, {iteration}, {restart}, nodes=3"
+
+
 def test_same_seed_gives_the_same_result():
     first = RandomFill().solve(TEMOIN, seed=42, budget=30)
     second = RandomFill().solve(TEMOIN, seed=42, budget=30)
@@ -253,6 +284,22 @@ def test_each_registered_class_is_a_solver_carrying_its_registry_name(name):
     cls = solver_class(name)
     assert issubclass(cls, Solver)
     assert cls.name == name
+
+
+LESSONS = Path(__file__).resolve().parents[1] / "notebooks"
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_each_registered_solver_has_a_family_a_lesson_and_a_one_line_description(name):
+    entry = registered(name)
+    assert entry.family in FAMILIES
+    assert entry.lesson is None or len(list(LESSONS.glob(f"{entry.lesson}-*.ipynb"))) == 1, entry.lesson
+    docstring = inspect.getdoc(solver_class(name))
+    summary, *rest = docstring.split("\n")
+    assert solver_description(name) == summary  # read from the source, without importing the module
+    assert summary.endswith(".") and (not rest or rest[0] == ""), "the docstring starts with a one-line summary"
+    named = re.search(r"\bLesson (\d\d)", docstring)  # a docstring that names its lesson agrees with the registry
+    assert (named.group(1) if named else None) == entry.lesson
 
 
 def test_get_solver_builds_a_fresh_instance_each_time():

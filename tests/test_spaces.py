@@ -14,6 +14,7 @@ from sudoku_course.puzzles import load_bank
 from sudoku_course.spaces import (
     CONTINUOUS_SPACES,
     PERMUTATION_SPACES,
+    VELOCITY_LIMIT,
     BoxPermutationSpace,
     CellSpace,
     ContinuousSpace,
@@ -214,6 +215,120 @@ def test_same_seed_same_candidates(space, name, seed):
         assert np.array_equal(a, b)
 
 
+# ------------------------------------------------------------ operators of the generic engines
+@pytest.mark.parametrize(("space", "name"), CASES, ids=CASE_IDS)
+@FAST
+@given(seed=SEEDS)
+def test_a_crossover_child_of_two_valid_candidates_is_valid_and_takes_each_value_from_a_parent(space, name, seed):
+    s = make(space, name)
+    rng = np.random.default_rng(seed)
+    first, second = s.random(rng), s.random(rng)
+    frozen = first.copy(), second.copy()
+    child = s.crossover(first, second, rng)
+    assert s.is_valid(child) and ((child == first) | (child == second)).all()
+    assert np.array_equal(first, frozen[0]) and np.array_equal(second, frozen[1])
+    assert_keeps_givens(s, s.decode(child))
+    if space in (RowPermutationSpace, BoxPermutationSpace):  # whole units from one parent or the other
+        assert all(
+            np.array_equal(child[segment], first[segment]) or np.array_equal(child[segment], second[segment])
+            for segment in s.segments
+        )
+
+
+@pytest.mark.parametrize(("space", "name"), CASES, ids=CASE_IDS)
+@FAST
+@given(seed=SEEDS)
+def test_moving_by_the_difference_of_two_candidates_reaches_the_target(space, name, seed):
+    """move(x, difference(p, x)) == p: exactly in the discrete spaces, up to rounding in the real ones."""
+    s = make(space, name)
+    rng = np.random.default_rng(seed)
+    position, target = s.random(rng), s.random(rng)
+    reached = s.move(position, s.difference(target, position, rng))
+    if space in DISCRETE:
+        assert np.array_equal(reached, target)
+    else:
+        assert np.allclose(reached, target, rtol=0, atol=1e-12)
+    assert s.is_valid(reached)
+    still = s.difference(position, position, rng)  # the zero velocity
+    assert np.array_equal(s.move(position, still), position)
+
+
+@pytest.mark.parametrize(("space", "name"), CASES, ids=CASE_IDS)
+@FAST
+@given(seed=SEEDS, k=st.floats(0, 3), inertia=st.floats(0, 1))
+def test_any_velocity_of_the_algebra_moves_to_a_valid_candidate(space, name, seed, k, inertia):
+    s = make(space, name)
+    rng = np.random.default_rng(seed)
+    position, own, best = s.random(rng), s.random(rng), s.random(rng)
+    velocity = s.add(s.scale(k, s.difference(own, position, rng)), s.scale(k, s.difference(best, position, rng)))
+    velocity = s.clamp(s.add(s.scale(inertia, velocity), velocity))
+    moved = s.move(position, velocity)
+    assert s.is_valid(moved)
+    assert_keeps_givens(s, s.decode(moved))
+
+
+@pytest.mark.parametrize(("space", "name"), CASES, ids=CASE_IDS)
+@settings(max_examples=5, deadline=None)
+@given(seed=SEEDS)
+def test_same_seed_same_children_and_differences(space, name, seed):
+    def draw() -> tuple[np.ndarray, np.ndarray]:
+        s = make(space, name)
+        rng = np.random.default_rng(seed)
+        first, second = s.random(rng), s.random(rng)
+        return s.crossover(first, second, rng), s.difference(first, second, rng)
+
+    (child, velocity), (again, same) = draw(), draw()
+    assert np.array_equal(child, again) and np.array_equal(velocity, same)
+
+
+def test_swap_velocities_follow_the_lesson_03_algebra():
+    s = RowPermutationSpace(SudokuGrid.from_string(TEMOIN))
+    v = np.array([[0, 1], [2, 3], [4, 5], [6, 7]])
+    assert np.array_equal(s.scale(0.5, v), v[:2])
+    assert np.array_equal(s.scale(1.5, v), v[[0, 1, 2, 3, 0, 1]])
+    assert np.array_equal(s.scale(0.2, v), v[:0]) and s.scale(2, v[:0]).shape == (0, 2)
+    assert np.array_equal(s.add(v[:1], v[3:]), v[[0, 3]])
+    assert s.clamp(v) is v
+    with pytest.raises(ValueError, match="k >= 0"):
+        s.scale(-1, v)
+    x = s.random(np.random.default_rng(0))
+    moved = s.move(x, v[:1])
+    assert (moved[0], moved[1]) == (x[1], x[0]) and np.array_equal(moved[2:], x[2:])
+
+
+def test_a_swap_difference_fixes_each_misplaced_cell_with_at_most_one_swap():
+    s = RowPermutationSpace(SudokuGrid.from_string(TEMOIN))
+    rng = np.random.default_rng(3)
+    x, p = s.random(rng), s.random(rng)
+    velocity = s.difference(p, x, rng)
+    assert len(velocity) <= int((x != p).sum())
+    rows_of = {int(k): row for row, segment in enumerate(s.segments) for k in segment}
+    assert all(rows_of[i] == rows_of[j] for i, j in velocity.tolist())  # swaps stay within a row
+    with pytest.raises(ValueError, match="same digits"):
+        s.difference(p, np.where(np.arange(len(x)) == 0, p[1], x), rng)
+
+
+@pytest.mark.parametrize("space", [CellSpace, ContinuousSpace, RandomKeySpace])
+def test_vector_velocities_are_clamped_to_a_share_of_the_range(space):
+    s = space(SudokuGrid.from_string(TEMOIN))
+    rng = np.random.default_rng(1)
+    x, p = s.random(rng), s.random(rng)
+    velocity = s.scale(50, s.difference(p, x, rng))
+    limit = VELOCITY_LIMIT * {CellSpace: 8, ContinuousSpace: 9, RandomKeySpace: 1}[space]
+    clamped = s.clamp(velocity)
+    assert np.abs(clamped).max() == pytest.approx(limit) and np.array_equal(np.sign(clamped), np.sign(velocity))
+    assert np.array_equal(s.add(s.scale(2, x), x), 3 * np.asarray(x, dtype=float))
+
+
+def test_a_restricted_space_refuses_to_move_by_a_velocity():
+    puzzle = load_bank("hard")[0]
+    s = RowPermutationSpace(puzzle, propagated_candidates(puzzle))
+    x = s.random(np.random.default_rng(0))
+    assert s.is_valid(s.crossover(x, s.random(np.random.default_rng(1)), np.random.default_rng(2)))
+    with pytest.raises(ValueError, match="restricted space has no velocity algebra"):
+        s.move(x, s.difference(x, x, np.random.default_rng(0)))
+
+
 # ------------------------------------------------------------ permutation moves
 @pytest.mark.parametrize("space", [RowPermutationSpace, BoxPermutationSpace])
 def test_random_swap_picks_two_positions_of_one_segment(space):
@@ -384,6 +499,43 @@ def test_restricted_moves_reach_new_states_by_swaps_and_rotations():
     start = np.array([space.random(rng)] * 400)
     changed = (space.neighbours(start, rng) != start).sum(axis=1)
     assert set(changed.tolist()) >= {2, 3}  # swaps and rotations both happen
+
+
+@FAST
+@given(seed=SEEDS, index=st.integers(0, 4))
+@pytest.mark.parametrize("space_class", [RowPermutationSpace, BoxPermutationSpace])
+def test_conflict_cycles_turn_one_cycle_of_one_unit_within_the_candidates(space_class, seed, index):
+    space = restricted(space_class, "expert", index)
+    rng = np.random.default_rng(seed)
+    batch = np.array([space.random(rng) for _ in range(30)])
+    in_conflict = space._in_conflict(batch, space._cycle_structure[2])
+    moved = space.conflict_cycles(batch, rng)
+    assert moved.shape == batch.shape and not np.shares_memory(moved, batch)
+    assert all(space.is_valid(candidate) for candidate in moved)  # units permutations, candidates kept
+    grids = [space.decode(candidate) for candidate in moved]
+    assert all((grid.cells[space.puzzle.givens] == space.puzzle.cells[space.puzzle.givens]).all() for grid in grids)
+    for before, after, conflicted in zip(batch, moved, in_conflict, strict=True):
+        changed = np.flatnonzero(before != after)
+        if len(changed):
+            assert len({space._cycle_structure[0][k] for k in changed}) == 1  # one unit
+            assert sorted(before[changed]) == sorted(after[changed])  # its digits turned round
+            assert not conflicted.any() or conflicted[changed].any()  # the cycle starts from a cell in conflict
+    assert np.array_equal(
+        space.conflict_cycles(batch, np.random.default_rng(seed)),
+        space.conflict_cycles(batch, np.random.default_rng(seed)),
+    )  # same seed, same moves
+
+
+def test_conflict_cycles_link_fillings_that_swaps_and_rotations_split():
+    # Hard puzzle 27: one box of four free cells has two fillings within its candidates that differ in all
+    # four cells; neighbours (swaps and rotations of three) never goes from one to the other, cycles do.
+    space = restricted(BoxPermutationSpace, "hard", 26)
+    rng = np.random.default_rng(0)
+    start = np.array([space.random(rng)] * 300)
+    four = [segment for segment in space.segments if len(segment) == 4]
+    by_cycles, by_neighbours = space.conflict_cycles(start, rng), space.neighbours(start, rng)
+    assert any((by_cycles[:, segment] != start[:, segment]).all(axis=1).any() for segment in four)
+    assert not any((by_neighbours[:, segment] != start[:, segment]).all(axis=1).any() for segment in four)
 
 
 @FAST

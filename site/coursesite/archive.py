@@ -24,7 +24,15 @@ from packaging.utils import canonicalize_name
 from sphinx.util import logging
 
 ARCHIVE = f"{COURSE_FOLDER}.zip"
-ARCHIVE_FILES = ["ACCUEIL.md", "DEMARRER.md", "notebooks/*.ipynb", "exercises/*.ipynb", "puzzles/*.txt", "puzzles/*.md"]
+ARCHIVE_FILES = [
+    "ACCUEIL.md",
+    "DEMARRER.md",
+    "GLOSSAIRE.md",
+    "notebooks/*.ipynb",
+    "exercises/*.ipynb",
+    "puzzles/*.txt",
+    "puzzles/*.md",
+]
 STUDENTS_NEED = "sudoku_course[notebooks]"
 NOT_PACKAGED = (".git", ".venv", "_build", "build", "dist", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis")
 LOCK_HEADER = (

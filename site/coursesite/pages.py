@@ -31,6 +31,7 @@ COURSE_FOLDER = "sudoku-course"
 """The folder of the students' archive, and where « ouvrir dans JupyterHub » expects the course in a hub."""
 STUDENT_FOLDERS = ("notebooks", "exercises")
 START_PAGE = "DEMARRER"
+GLOSSARY_PAGE = "GLOSSAIRE"
 
 EXERCISES_NAMED = re.compile(r"[Ee]xercices?\s+(\d+(?:\s*(?:,|et|à)\s*\d+)*)")
 EXERCISE_HEADING = re.compile(r"Exercice (\d+)\b")
@@ -43,9 +44,11 @@ def notebooks(folder: str) -> list[str]:
 
 
 def course_order() -> list[str]:
-    """Every page after the home page, in the order of work: start, then lesson NN, exercises NN, lesson NN+1."""
+    """Every page after the home page, in the order of work: start, then lesson NN, exercises NN, lesson NN+1,
+    and the glossary last."""
     notebook_pages = notebooks("notebooks") + notebooks("exercises")
-    return [START_PAGE] + sorted(notebook_pages, key=lambda name: (Path(name).name[:2], name.startswith("exercises/")))
+    ordered = sorted(notebook_pages, key=lambda name: (Path(name).name[:2], name.startswith("exercises/")))
+    return [START_PAGE, *ordered, GLOSSARY_PAGE]
 
 
 def toctree(caption: str, docnames: list[str]) -> str:

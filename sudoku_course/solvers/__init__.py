@@ -1,7 +1,8 @@
 """Solvers and their registry: `get_solver(name, **params)` builds one by name.
 
-The registry maps a name to "module:Class" so that importing this package does
-not import every solver's libraries (mealpy alone takes seconds to import).
+The registry maps a name to "module:Class", the solver's family and its lesson, so that
+importing this package (and listing the solvers) does not import every solver's libraries
+(mealpy alone takes seconds to import).
 
 Glossary: the one definition of the words of the solvers, the cross-study and the
 command line. Every constructor parameter of a registered solver, and every setting
@@ -35,8 +36,9 @@ Sizes, caps and stopping rules
   The caps (max_*) only stop runs without a budget: a run of the annealer, the GA,
   the swap PSO or the hive given a budget (`Budget(evaluations=...)` or
   `Budget(seconds=...)`) uses its whole budget, restarting as often as it needs.
-  mealpy's PSO and the cross-study's engines (perm-ga, mealpy-ga, space-annealing)
-  stop after max_iterations anyway.
+  mealpy's PSO and GA stop after max_iterations anyway; the cross-study's engines
+  (space-ga, space-pso, space-annealing) spend at most population_size x max_iterations
+  evaluations (chain_length x max_iterations for the annealer), whatever their budget.
 
 Annealing
 - t0: the initial temperature (None: derived from the spread of random moves' deltas).
@@ -49,6 +51,9 @@ Annealing
   instead of restarting (None: restart; "auto": 0.5 with restrict, None without).
 - adaptive: adapt alpha after each chain from the share of moves accepted.
 - rotation_share: the share of each chain's moves that rotate three cells of a unit.
+- moves: the annealer's kind of move: "swaps" (random swaps, and rotations per
+  rotation_share) or "cycles" (cycles of cells of a unit, each started from a cell in
+  conflict); "auto": cycles with restrict, swaps without.
 
 Evolution
 - crossover, mutation: the GA's operators, by name or as functions.
@@ -65,11 +70,15 @@ Swarms
 - inertia: the constant inertia weight of a PSO (mealpy calls it w).
 - inertia_start, inertia_end: a PSO's inertia weight, falling linearly from the first
   to the second over max_iterations.
-- c1, c2: a PSO's pull towards the particle's own best and towards the swarm's best.
+- c1, c2: a PSO's pull towards the particle's own best and towards the swarm's best
+  (the restricted swap PSO's c2 is 0.5 unless given).
 - worker_ratio: the share of the hive's organisms that are workers (the rest explore).
 - max_age: iterations without improvement after which a worker gets a fresh grid.
 - local_search_every: every this many iterations, a hill climb polishes every
   particle's best position (0: never; the memetic swap PSO).
+- descent_moves: after each step of the swap PSO's recurrence, the moves the whole
+  swarm makes in lockstep, each particle keeping a move (a cycle from a cell in
+  conflict) unless its conflicts rise (None: 30 with restrict, 0 without).
 
 Representation and running
 - space: the search space, by name (see `spaces.SPACES`): "cells", "rows", "boxes",
@@ -98,31 +107,53 @@ Campaigns and the cross-study
 - n_jobs, backend, scheduler: where the runs of a campaign go (see `bench.benchmark`).
 - progress: show a progress bar (None: yes, unless SUDOKU_COURSE_PROGRESS=0).
 - resamples, confidence: the bootstrap's resamples and the central share of its intervals.
+- outcome: the column of a runs table an effect is measured on ("cost": conflicts left,
+  "solved": success, "evaluations": evaluations spent).
+- per_puzzle: also give each puzzle's effects, besides those of every puzzle together.
 - count: how many random candidates a profile draws.
 - low, high: the two representations that a third one is placed between.
 """
 
 from __future__ import annotations
 
+import ast
+from dataclasses import dataclass
 from importlib import import_module
+from importlib.util import find_spec
+from pathlib import Path
 
 from .base import Budget, RunLedger, Solver, SolveResult
 
-REGISTRY: dict[str, str] = {
-    "exact": "sudoku_course.solvers.exact:ExactSolver",
-    "backtracking": "sudoku_course.solvers.exact:NaiveBacktracking",
-    "annealing": "sudoku_course.solvers.annealing:AnnealingSolver",
-    "simanneal": "sudoku_course.solvers.annealing:SimannealSolver",
-    "naive-annealing": "sudoku_course.solvers.annealing:NaiveAnnealer",
-    "genetic": "sudoku_course.solvers.genetic:GeneticSolver",
-    "swarm": "sudoku_course.solvers.swarm:WorkerExplorerSwarm",
-    "swap-pso": "sudoku_course.solvers.swarm:SwapPSO",
-    "mealpy-pso": "sudoku_course.solvers.swarm:MealpyPSO",
-    "perm-ga": "sudoku_course.solvers.genetic:PermutationGA",
-    "mealpy-ga": "sudoku_course.solvers.genetic:MealpyGA",
-    "space-annealing": "sudoku_course.solvers.annealing:SpaceAnnealing",
-    "cp-sat": "sudoku_course.solvers.industrial:CpSatSolver",
-    "z3": "sudoku_course.solvers.industrial:Z3Solver",
+FAMILIES = ("exact", "genetic", "annealing", "swarm")
+"""The families of algorithms, in the order of the lessons (the constraint solvers CP-SAT and Z3 are exact)."""
+
+
+@dataclass(frozen=True)
+class Registered:
+    """A registered solver: its class as "module:Class", its family and the lesson that shows it
+    ("00" to "04"; None: no lesson, a benchmark baseline). Its description is its class docstring's first line."""
+
+    target: str
+    family: str
+    lesson: str | None
+
+
+REGISTRY: dict[str, Registered] = {
+    "exact": Registered("sudoku_course.solvers.exact:ExactSolver", "exact", "00"),
+    "backtracking": Registered("sudoku_course.solvers.exact:NaiveBacktracking", "exact", "00"),
+    "annealing": Registered("sudoku_course.solvers.annealing:AnnealingSolver", "annealing", "02"),
+    "simanneal": Registered("sudoku_course.solvers.annealing:SimannealSolver", "annealing", "02"),
+    "naive-annealing": Registered("sudoku_course.solvers.annealing:NaiveAnnealer", "annealing", "02"),
+    "genetic": Registered("sudoku_course.solvers.genetic:GeneticSolver", "genetic", "01"),
+    "swarm": Registered("sudoku_course.solvers.swarm:WorkerExplorerSwarm", "swarm", "03"),
+    "swap-pso": Registered("sudoku_course.solvers.swarm:SwapPSO", "swarm", "03"),
+    "mealpy-pso": Registered("sudoku_course.solvers.swarm:MealpyPSO", "swarm", "03"),
+    "mealpy-ga": Registered("sudoku_course.solvers.genetic:MealpyGA", "genetic", "04"),
+    "space-ga": Registered("sudoku_course.solvers.genetic:SpaceGA", "genetic", "04"),
+    "space-pso": Registered("sudoku_course.solvers.swarm:SpacePSO", "swarm", "04"),
+    "space-annealing": Registered("sudoku_course.solvers.annealing:SpaceAnnealing", "annealing", "04"),
+    "cp-sat": Registered("sudoku_course.solvers.industrial:CpSatSolver", "exact", None),
+    "z3": Registered("sudoku_course.solvers.industrial:Z3Solver", "exact", None),
 }
 
 
@@ -131,12 +162,29 @@ def available_solvers() -> list[str]:
     return sorted(REGISTRY)
 
 
-def solver_class(name: str) -> type[Solver]:
-    """The class registered under `name`."""
+def registered(name: str) -> Registered:
+    """The registry entry of `name`."""
     if name not in REGISTRY:
         raise ValueError(f"unknown solver {name!r}; available: {', '.join(available_solvers())}")
-    module, cls = REGISTRY[name].split(":")
+    return REGISTRY[name]
+
+
+def solver_class(name: str) -> type[Solver]:
+    """The class registered under `name`."""
+    module, cls = registered(name).target.split(":")
     return getattr(import_module(module), cls)
+
+
+def solver_description(name: str) -> str:
+    """The first line of the docstring of the class registered under `name`.
+
+    Read from the module's source, not imported: some solvers' modules import libraries that take
+    seconds to load (mealpy), and `sudoku-course list-solvers` must stay fast.
+    """
+    module, cls = registered(name).target.split(":")
+    tree = ast.parse(Path(find_spec(module).origin).read_text(encoding="utf-8"))
+    [node] = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == cls]
+    return (ast.get_docstring(node) or "").split("\n", 1)[0]
 
 
 def get_solver(name: str, **params) -> Solver:
@@ -144,4 +192,16 @@ def get_solver(name: str, **params) -> Solver:
     return solver_class(name)(**params)
 
 
-__all__ = ["Budget", "RunLedger", "SolveResult", "Solver", "available_solvers", "get_solver", "solver_class"]
+__all__ = [
+    "FAMILIES",
+    "Budget",
+    "Registered",
+    "RunLedger",
+    "SolveResult",
+    "Solver",
+    "available_solvers",
+    "get_solver",
+    "registered",
+    "solver_class",
+    "solver_description",
+]

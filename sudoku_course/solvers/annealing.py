@@ -7,11 +7,17 @@ can conflict). A move swaps two free cells of one row; its energy change (delta)
 delta <= 0 is always accepted, a worse one with probability exp(-delta / T).
 
 With candidate restriction (restrict=True) every cell keeps a digit it may hold after naked and
-hidden singles. Swaps alone then no longer connect the states of a row: cells whose candidates are
+hidden singles. Swaps alone then no longer connect the states of a unit: cells whose candidates are
 {1, 2}, {2, 3} and {1, 3} can hold 1, 2, 3 or 2, 3, 1, and no swap leads from one to the other
-without putting a digit outside its candidates. A rotation of three cells does; so the restricted
-annealer also tries rotations (`rotation_moves`, `rotation_chain`), and since every state can then
-reach the solution, it reheats on stagnation instead of restarting from a new random state.
+without putting a digit outside its candidates. A rotation of three cells does (`rotation_moves`,
+`rotation_chain`), but not always: cells {1, 2}, {2, 3}, {3, 4}, {4, 1} need a rotation of four.
+So the restricted annealer moves by cycles (`cycle_from`, `cycle_chain`): from a cell, it walks
+through its unit to a cell whose digit it may take, then from that one to the next, until it
+reaches a cell that may take the first cell's digit; turning the digits round the cycle keeps every
+cell within its candidates, and cycles of any length link every state of a unit to every other.
+Each cycle starts from a cell in conflict: on deep puzzles, almost every random move from a low
+state raises the energy, and most of them move cells that conflict with nothing. Since every state
+can reach the solution, it reheats on stagnation instead of restarting from a new random state.
 
 - AnnealingSolver ("annealing"): geometric cooling with settings derived from the puzzle, restarts
   (or reheating) on stagnation, adaptive cooling and candidate restriction.
@@ -30,6 +36,7 @@ import random
 import signal
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 from simanneal import Annealer
@@ -53,8 +60,8 @@ T0_SAMPLES = 200
 """Random moves whose deltas give the default initial temperature (their standard deviation)."""
 MIN_T0 = 0.5
 """Lowest default initial temperature, for states where the sampled deltas barely vary."""
-RESTRICTED_ROTATION_SHARE = 0.5
-"""Share of the moves of a chain that are rotations, by default, with candidate restriction."""
+MOVES = ("swaps", "cycles")
+"""The moves of AnnealingSolver: swaps (and rotations) drawn at random, or cycles from cells in conflict."""
 RESTRICTED_REHEAT = 0.5
 """Default reheat factor with candidate restriction (without it, the default is to restart)."""
 
@@ -113,6 +120,101 @@ def rotation_chain(
     return tried, accepted
 
 
+def cycle_from(
+    start: int, cells: list[int], units: list[list[int] | None], candidates: list[int], steps: list[float]
+) -> list[int] | None:
+    """A cycle of free cells of the unit of `start`, walked from `start`: each cell of the cycle may take the
+    digit of the next one, and the last may take the digit of `start` (`candidates[cell]`: bit d set when
+    digit d is allowed; `units[cell]`: the free cells of its unit). Turning the digits round the cycle
+    (`turn`) keeps every cell within its candidates.
+
+    At each step the next cell is drawn, by `steps[k]` in [0, 1), among the cells of the unit not yet in the
+    cycle whose digit the current cell may take; the cycle closes at the first cell that may take the digit
+    of `start`: a swap when the first cell drawn may, a rotation of three cells, or longer. None if the walk
+    reaches a cell that may take no other digit of the unit.
+    """
+    unit, first = units[start], cells[start]
+    cycle, allowed = [start], candidates[start]
+    for step in steps:
+        options = [cell for cell in unit if allowed >> cells[cell] & 1 and cell not in cycle]
+        if not options:
+            return None
+        cell = options[int(step * len(options))]
+        cycle.append(cell)
+        allowed = candidates[cell]
+        if allowed >> first & 1:
+            return cycle
+    return None
+
+
+def _starts(table: ConflictTable, free: list[int]) -> list[int]:
+    """The cells of `free` in conflict, or all of them if none is (a puzzle without solution can leave its
+    conflicts where no cycle reaches them: the search then keeps moving instead of stopping)."""
+    return [cell for cell in free if table.in_conflict(cell)] or free
+
+
+def turn(table: ConflictTable, cycle: list[int]) -> None:
+    """Each cell of `cycle` takes the digit of the next one, the last that of the first: the swaps
+    (c0 c1), (c1 c2), ... made in turn."""
+    for i, j in pairwise(cycle):
+        table.swap_cells(i, j)
+
+
+def turn_back(table: ConflictTable, cycle: list[int]) -> None:
+    """Undo `turn(table, cycle)`: the same swaps in reverse order."""
+    for i, j in pairwise(reversed(cycle)):
+        table.swap_cells(i, j)
+
+
+def cycle_chain(
+    table: ConflictTable,
+    units: list[list[int] | None],
+    candidates: list[int],
+    draws: list[list[float]],
+    temperature: float,
+) -> tuple[int, int]:
+    """The Metropolis rule on cycles that start from a cell in conflict; return (moves tried, moves accepted).
+
+    One row of `draws` (numbers in [0, 1)) per move: row[0] picks a cell in conflict, row[1:-1] the steps of
+    its cycle (`cycle_from`), row[-1] is the Metropolis test. A longer cycle's delta is the change of the cost
+    once it is turned, and a rejected one is turned back. A walk that does not close is no move tried. The list of
+    the cells in conflict is made again when the cell drawn from it is no longer in conflict; the chain stops
+    early when the cost reaches 0.
+    """
+    cells = table.cells
+    free = [cell for cell, unit in enumerate(units) if unit]  # the cells a cycle can move
+    starts = _starts(table, free)
+    tried = accepted = 0
+    if table.cost == 0:
+        return tried, accepted
+    for row in draws:
+        start = starts[int(row[0] * len(starts))]
+        if not table.in_conflict(start):
+            starts = _starts(table, free)
+            start = starts[int(row[0] * len(starts))]
+        cycle = cycle_from(start, cells, units, candidates, row[1:-1])
+        if cycle is None:
+            continue
+        tried += 1
+        if len(cycle) == 2:  # a swap: its delta is read without making it, as in anneal_chain
+            delta = table.delta_swap_cells(*cycle)
+            accept = delta <= 0 or row[-1] < math.exp(-delta / temperature)
+            if accept:
+                table.swap_cells(*cycle)
+        else:
+            before = table.cost
+            turn(table, cycle)
+            delta = table.cost - before
+            accept = delta <= 0 or row[-1] < math.exp(-delta / temperature)
+            if not accept:
+                turn_back(table, cycle)
+        if accept:
+            accepted += 1
+            if table.cost == 0:
+                break
+    return tried, accepted
+
+
 # ------------------------------------------------------------------ representation
 def swap_moves(space: PermutationSpace, candidates: list[int] | None = None) -> list[Move]:
     """Every swap of two free cells of one unit of `space`, each with the digits both cells may hold.
@@ -137,6 +239,17 @@ def rotation_moves(space: PermutationSpace, candidates: list[int] | None = None)
 def _unit_cells(space: PermutationSpace) -> list[list[int]]:
     """The flat free cells of each unit of the space."""
     return [space.free_cells[segment].tolist() for segment in space.segments]
+
+
+def cycle_units(space: PermutationSpace) -> list[list[int] | None]:
+    """For each flat cell, the free cells of its unit in `space` (one list shared by the unit's cells), or None
+    for a given and for a cell alone in its unit (it cannot move): the walks of `cycle_from`."""
+    units: list[list[int] | None] = [None] * space.puzzle.cells.size
+    for unit in _unit_cells(space):
+        if len(unit) >= 2:
+            for cell in unit:
+                units[cell] = unit
+    return units
 
 
 def random_state(space: PermutationSpace, candidates: list[int] | None, rng: np.random.Generator) -> SudokuGrid:
@@ -192,18 +305,26 @@ class ArrayTable:
 # ------------------------------------------------------------------ solvers
 @dataclass(frozen=True)
 class Neighbourhood:
-    """The moves of one search: swaps, rotations (maybe none), the candidates they respect, and the share
-    of each chain given to rotations."""
+    """The moves of one search and the candidates they respect: swaps and rotations (maybe none) drawn at
+    random, with the share of each chain given to rotations; or, when `units` is set (`cycle_units`), cycles
+    started from cells in conflict. The swaps also give the default initial temperature."""
 
     swaps: list[Move]
     rotations: list[Rotation]
     candidates: list[int]
     rotation_share: float
+    units: list[list[int] | None] | None = None
 
     def split(self, size: int) -> tuple[int, int]:
         """How many of a chain's `size` moves are swaps and how many are rotations."""
         rotations = round(size * self.rotation_share) if self.rotations else 0
         return size - rotations, rotations
+
+    def touched(self) -> set[int]:
+        """The cells the moves can change."""
+        if self.units is not None:
+            return {cell for cell, unit in enumerate(self.units) if unit}
+        return {cell for i, j, _ in self.swaps for cell in (i, j)} | {cell for r in self.rotations for cell in r}
 
 
 class AnnealingSolver(Solver):
@@ -212,8 +333,12 @@ class AnnealingSolver(Solver):
     Lesson 02, sections 6 (le solveur du cours) and 9 (la restriction aux candidats).
 
     Parameters (None means derived from the puzzle):
-    - space: "rows" (swap within a row) or "boxes" (swap within a box).
-    - t0: initial temperature; default the spread (standard deviation) of random moves' deltas.
+    - space: "rows" (moves within a row) or "boxes" (moves within a box); None: "boxes" with restrict,
+      "rows" without.
+    - moves: "swaps" (random swaps of two cells of a unit, and rotations of three, see rotation_share) or
+      "cycles" (cycles of cells of a unit started from a cell in conflict, `cycle_chain`); "auto": cycles
+      with restrict, swaps without.
+    - t0: initial temperature; default the spread (standard deviation) of random swaps' deltas.
     - alpha: cooling factor after each chain; t_min: below this temperature, a restart begins.
     - chain_length: moves per temperature; default chain_factor x the number of cells the moves touch.
     - stagnation: chains without a new best cost in the current restart before a reheat (or a restart).
@@ -221,18 +346,23 @@ class AnnealingSolver(Solver):
       restarting from a new random state (None: restart). "auto": 0.5 with restrict, None without.
     - adaptive: adapt alpha after each chain from the acceptance rate (see adapted_alpha).
     - restrict: fix what naked and hidden singles fix, and keep every cell within its candidates.
-    - rotation_share: share of each chain's moves that rotate three cells of a unit (rotation_chain);
-      default 0.5 with restrict (swaps alone do not connect the restricted states), 0 without.
+    - rotation_share: with moves="swaps", the share of each chain's moves that rotate three cells of a unit
+      (rotation_chain); default 0.
     - max_restarts: without a budget, give up after this many restarts (None: never). A run given a budget
       of evaluations or seconds ignores it and uses its whole budget.
-    - engine: "python" (anneal_chain, the loop shown in the lesson) or "numba" (the same loops compiled,
-      see annealing_kernels).
+    - engine: "python" (anneal_chain and the other chains, the loops shown in the lesson) or "numba" (the same
+      loops compiled, see annealing_kernels).
     - trace: record one dict per chain in the result's `trace`: restart, temperature, acceptance (share of
       the moves tried that were accepted), energy (cost at the end of the chain), best (the run's best cost).
 
+    Why the restricted defaults (boxes, cycles, reheating): on Norvig's 95 hard puzzles, two runs each and
+    a million moves tried per run, cycles from cells in conflict in the box space solve 190 runs of 190,
+    the same cycles in the row space 176, random swaps and rotations in rows 140 (in boxes 148); see
+    `benchmarks/bench_targets.py` for the runs against time.
+
     One iteration is one chain (one temperature). The result is the best state seen at the end of a
-    chain. Stats: accepted (moves), reheats, free_cells, and the schedule actually used: t0, alpha,
-    t_min, chain_length, rotation_share (the derived values when left to None).
+    chain. Stats: accepted (moves), reheats, free_cells, and the settings actually used: space, moves,
+    t0, alpha, t_min, chain_length, rotation_share (the derived values when left to None or "auto").
     """
 
     name = "annealing"
@@ -240,7 +370,8 @@ class AnnealingSolver(Solver):
     def __init__(
         self,
         *,
-        space: str = "rows",
+        space: str | None = None,
+        moves: str = "auto",
         t0: float | None = None,
         alpha: float = 0.99,
         t_min: float = 0.05,
@@ -255,7 +386,10 @@ class AnnealingSolver(Solver):
         engine: str = "python",
         trace: bool = False,
     ) -> None:
-        space_class(space, PERMUTATION_SPACES)
+        if space is not None:
+            space_class(space, PERMUTATION_SPACES)
+        if moves not in (*MOVES, "auto"):
+            raise ValueError(f'unknown moves {moves!r}; available: {", ".join(MOVES)} or "auto"')
         if engine not in ENGINES:
             raise ValueError(f"unknown engine {engine!r}; available: {', '.join(ENGINES)}")
         if not 0 < alpha < 1:
@@ -274,6 +408,7 @@ class AnnealingSolver(Solver):
             if value is not None and value < 1:
                 raise ValueError(f"{label} must be at least 1, got {value!r}")
         self.space = space
+        self.moves = moves
         self.t0 = t0
         self.alpha = alpha
         self.t_min = t_min
@@ -287,19 +422,20 @@ class AnnealingSolver(Solver):
         self.max_restarts = max_restarts
         self.engine = engine
         self.trace = trace
+        if rotation_share is not None and self._moves() == "cycles":
+            raise ValueError('rotation_share applies to moves="swaps" (the restricted default is "cycles")')
 
     def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
         candidates = propagated_candidates(puzzle) if self.restrict else None
-        space = space_class(self.space)(puzzle if candidates is None else fixed_by_candidates(puzzle, candidates))
+        space_name = self._space()
+        space = space_class(space_name)(puzzle if candidates is None else fixed_by_candidates(puzzle, candidates))
         moves = self._neighbourhood(space, candidates)
-        touched = {cell for i, j, _ in moves.swaps for cell in (i, j)} | {cell for r in moves.rotations for cell in r}
-        length = self.chain_length or self.chain_factor * len(touched)
+        length = self.chain_length or self.chain_factor * len(moves.touched())
         run.stats.update(free_cells=space.dimension, accepted=0, reheats=0)
         grid = random_state(space, candidates, rng)
         t0 = self.t0 or self._initial_temperature(grid, moves.swaps, rng, run)
-        run.stats.update(
-            t0=t0, alpha=self.alpha, t_min=self.t_min, chain_length=length, rotation_share=moves.rotation_share
-        )
+        run.stats.update(space=space_name, moves=self._moves(), t0=t0, alpha=self.alpha, t_min=self.t_min)
+        run.stats.update(chain_length=length, rotation_share=moves.rotation_share)
         best_cells, best_cost = None, math.inf
         while True:
             cells, cost, finished = self._anneal(grid, moves, t0, length, rng, run)
@@ -310,14 +446,23 @@ class AnnealingSolver(Solver):
             run.restarts += 1
             grid = random_state(space, candidates, rng)
 
+    def _space(self) -> str:
+        return self.space or ("boxes" if self.restrict else "rows")
+
+    def _moves(self) -> str:
+        if self.moves == "auto":
+            return "cycles" if self.restrict else "swaps"
+        return self.moves
+
     def _neighbourhood(self, space: PermutationSpace, candidates: list[int] | None) -> Neighbourhood:
-        """The swaps and rotations of the search, with the share of rotations actually used."""
-        share = self.rotation_share
-        if share is None:
-            share = RESTRICTED_ROTATION_SHARE if self.restrict else 0.0
+        """The moves of the search: swaps (with the share of rotations actually used), or cycles."""
         masks = candidates or [(1 << (space.puzzle.size + 1)) - 2] * space.puzzle.cells.size  # every digit
+        swaps = swap_moves(space, candidates)
+        if self._moves() == "cycles":
+            return Neighbourhood(swaps, [], masks, 0.0, cycle_units(space))
+        share = self.rotation_share or 0.0
         rotations = rotation_moves(space, candidates) if share > 0 else []
-        return Neighbourhood(swap_moves(space, candidates), rotations, masks, share)
+        return Neighbourhood(swaps, rotations, masks, share)
 
     def _reheat_factor(self) -> float | None:
         if self.reheat == "auto":
@@ -345,14 +490,14 @@ class AnnealingSolver(Solver):
         chain = _PythonChain(grid, moves) if self.engine == "python" else _CompiledChain(grid, moves)
         run.count()
         best_cells, best = chain.cells(), chain.cost
-        if not moves.swaps and not moves.rotations:  # no move is possible: this state is the only one
+        if not moves.touched():  # no move is possible: this state is the only one
             run.record(chain.cost)
             return best_cells, best, True
         temperature, alpha, stale, reheat = t0, self.alpha, 0, self._reheat_factor()
         while True:
             remaining = run.remaining()
             size = length if remaining is None else min(length, remaining)
-            tried, accepted = chain.run(*moves.split(size), temperature, rng)
+            tried, accepted = chain.run(size, temperature, rng)
             run.count(tried)
             run.stats["accepted"] += accepted
             if chain.cost < best:
@@ -397,9 +542,13 @@ class _PythonChain:
     def cells(self) -> list[int]:
         return list(self.table.cells)
 
-    def run(self, swaps: int, rotations: int, temperature: float, rng: np.random.Generator) -> tuple[int, int]:
-        """`swaps` random swaps, then `rotations` random rotations, at one temperature: (tried, accepted)."""
+    def run(self, size: int, temperature: float, rng: np.random.Generator) -> tuple[int, int]:
+        """`size` moves at one temperature: (tried, accepted). Cycles, or random swaps then random rotations."""
         moves = self.moves
+        if moves.units is not None:
+            draws = rng.random((size, self.table.size + 1)).tolist()  # a start, up to n - 1 steps, a test
+            return cycle_chain(self.table, moves.units, moves.candidates, draws, temperature)
+        swaps, rotations = moves.split(size)
         picks, uniforms = rng.integers(len(moves.swaps), size=swaps).tolist(), rng.random(swaps).tolist()
         tried, accepted = anneal_chain(self.table, [moves.swaps[k] for k in picks], uniforms, temperature)
         if rotations and self.table.cost:
@@ -422,14 +571,23 @@ class _CompiledChain:
         self.table = ArrayTable(grid)
         self.swaps = np.array(moves.swaps, dtype=np.int64).reshape(-1, 3)
         self.rotations = np.array(moves.rotations, dtype=np.int64).reshape(-1, 3)
+        self.moves_split = moves.split
         self.candidates = np.array(moves.candidates, dtype=np.int64)
+        self.units = None if moves.units is None else _unit_table(moves.units)
         self.cost = self.table.cost
 
     def cells(self) -> list[int]:
         return self.table.cells.tolist()
 
-    def run(self, swaps: int, rotations: int, temperature: float, rng: np.random.Generator) -> tuple[int, int]:
+    def run(self, size: int, temperature: float, rng: np.random.Generator) -> tuple[int, int]:
         t = self.table
+        if self.units is not None:
+            draws = rng.random((size, t.counts.shape[1]))  # n + 1 numbers per move, as _PythonChain draws them
+            tried, accepted, self.cost = self.kernels.cycle_chain(
+                t.cells, t.units, t.counts, self.candidates, *self.units, draws, temperature, self.cost
+            )
+            return tried, accepted
+        swaps, rotations = self.moves_split(size)
         picks, uniforms = rng.integers(len(self.swaps), size=swaps), rng.random(swaps)
         tried, accepted, self.cost = self.kernels.swap_chain(
             t.cells, t.units, t.counts, self.swaps, picks, uniforms, temperature, self.cost
@@ -441,6 +599,19 @@ class _CompiledChain:
             )
             tried, accepted = tried + more_tried, accepted + more_accepted
         return tried, accepted
+
+
+def _unit_table(units: list[list[int] | None]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`cycle_units` as arrays for the compiled cycle_chain: the free cells of each unit (one row per unit, padded
+    with -1), each unit's size, and each flat cell's unit (-1: none)."""
+    distinct = list({id(unit): unit for unit in units if unit}.values())
+    width = max((len(unit) for unit in distinct), default=0)
+    unit_cells = np.full((len(distinct), width), -1, dtype=np.int64)
+    unit_of = np.full(len(units), -1, dtype=np.int64)
+    for k, unit in enumerate(distinct):
+        unit_cells[k, : len(unit)] = unit
+        unit_of[unit] = k
+    return unit_cells, np.array([len(unit) for unit in distinct], dtype=np.int64), unit_of
 
 
 class NaiveAnnealer(Solver):
@@ -648,11 +819,14 @@ class SpaceAnnealing(Solver):
     temperature a chain of `chain_length` moves, each accepted by the
     Metropolis rule (always if it does not raise the cost, otherwise with
     probability exp(-delta / T)). One temperature is one iteration of the run.
-    With chain_length = 40 and max_iterations = 200 a run costs the same 8,000
-    evaluations as a population of 40 over 200 generations.
+    A run spends at most chain_length x max_iterations evaluations, its first state
+    included (so the last chain is one move short): with chain_length = 40 and
+    max_iterations = 200, the same 8,000 evaluations as a population of 40 over
+    200 generations.
 
     Unlike the course's annealer (lesson 02), nothing here knows the space: no
-    incremental delta, so any representation can be plugged in.
+    incremental delta, so any representation can be plugged in. The defaults are
+    the cross-study's values (`crossstudy.ENGINES`).
     """
 
     name = "space-annealing"
@@ -661,7 +835,7 @@ class SpaceAnnealing(Solver):
         self,
         space: str = "rows",
         t0: float = 1.0,
-        t_min: float = 0.05,
+        t_min: float = 0.1,
         chain_length: int = 40,
         max_iterations: int = 200,
     ) -> None:
@@ -685,6 +859,7 @@ class SpaceAnnealing(Solver):
         return self.t0 * (self.t_min / self.t0) ** (step / (self.max_iterations - 1))
 
     def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
+        run.cap(self.chain_length * self.max_iterations)
         space = space_class(self.space)(puzzle)
         cost = CountedObjective(space, run)
         current = space.random(rng)

@@ -12,12 +12,13 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ..cost import conflicts
 from ..grid import SudokuGrid, as_grid
+from ..messages import counted
 from ..spaces import Space
 
 Callback = Callable[[int, int], "bool | None"]
@@ -69,11 +70,12 @@ class SolveResult:
     """Optional per-iteration records of solvers that offer one (AnnealingSolver(trace=True)); empty otherwise."""
 
     def __str__(self) -> str:
-        status = "solved" if self.solved else f"not solved ({self.cost} conflicts left)"
+        """One English line: "exact: solved in 0.1 ms, 1 evaluation, 0 iterations, 0 restarts, nodes=1"."""
+        status = "solved" if self.solved else f"not solved ({counted(self.cost, 'conflict')} left)"
         extra = "".join(f", {k}={v:.4g}" if isinstance(v, float) else f", {k}={v}" for k, v in self.stats.items())
         return (
-            f"{self.solver}: {status} in {self.seconds * 1000:.1f} ms, "
-            f"{self.evaluations} evaluations, {self.iterations} iterations, {self.restarts} restarts{extra}"
+            f"{self.solver}: {status} in {self.seconds * 1000:.1f} ms, {counted(self.evaluations, 'evaluation')}, "
+            f"{counted(self.iterations, 'iteration')}, {counted(self.restarts, 'restart')}{extra}"
         )
 
 
@@ -100,6 +102,11 @@ class RunLedger:
     def count(self, evaluations: int = 1) -> None:
         """Record evaluations of the cost function."""
         self.evaluations += evaluations
+
+    def cap(self, evaluations: int) -> None:
+        """Spend at most `evaluations` in this run, whatever its budget (an engine's own limit)."""
+        if self.budget.evaluations is None or evaluations < self.budget.evaluations:
+            self.budget = replace(self.budget, evaluations=evaluations)
 
     def remaining(self) -> int | None:
         """Evaluations left in the budget (None: unlimited)."""

@@ -2,13 +2,14 @@
 
 - GeneticSolver ("genetic"): PyGAD runs the evolution, we write the chromosome, the fitness and the
   operators (below).
-- PermutationGA ("perm-ga"): a small generational GA of our own on a permutation space (rows by
-  default): segment-wise uniform crossover, swap mutation, elitism.
+- SpaceGA ("space-ga"): the cross-study's GA (lesson 04), one engine for every search space: tournament
+  selection, crossover and mutation drawn from the space (`Space.crossover`, `Space.neighbour`),
+  elitism, generational replacement.
 - MealpyGA ("mealpy-ga"): mealpy's BaseGA on a continuous encoding ("continuous": one real per free
-  cell, rounded down; "random-key": keys ranked per row).
+  cell, rounded down; "random-key": keys ranked per row), the cross-study's cross-check outside its design.
 
-The two cross-study GAs evaluate every candidate through the same instrumented cost
-(`base.CountedObjective`), and call `observer(population)` after each generation when one is given.
+Both evaluate every candidate through the same instrumented cost (`base.CountedObjective`), and call
+`observer(population)` after each generation when one is given.
 
 GeneticSolver's chromosome is the candidate vector of a search space (see `spaces`): one
 number per free cell. Three encodings are offered:
@@ -47,7 +48,6 @@ from ..grid import SudokuGrid
 from ..propagation import propagated_candidates
 from ..spaces import (
     CONTINUOUS_SPACES,
-    PERMUTATION_SPACES,
     BoxPermutationSpace,
     CellSpace,
     PermutationSpace,
@@ -180,14 +180,15 @@ def swap_mutation(
     return mutated
 
 
-def neighbour_mutation(offspring: np.ndarray, ga_instance: pygad.GA, space: PermutationSpace, rate: float = 1.0):
-    """With probability `rate`, a child makes one move of `space` (`space.neighbours`): in a restricted space,
-    a swap or a rotation of three cells of one unit that keeps every cell within its candidates."""
+def cycle_mutation(offspring: np.ndarray, ga_instance: pygad.GA, space: PermutationSpace, rate: float = 1.0):
+    """With probability `rate`, a child turns one cycle of cells of a unit started from a cell in conflict
+    (`space.conflict_cycles`, the restricted annealer's move): in a restricted space, every cell keeps one of
+    its candidates."""
     random = ga_instance.numpy_random_generator
-    rng = np.random.default_rng(random.randint(2**32))  # space.neighbours takes a Generator, drawn from PyGAD's
+    rng = np.random.default_rng(random.randint(2**32))  # conflict_cycles takes a Generator, drawn from PyGAD's
     mutated = offspring.copy()
     children = np.flatnonzero(random.random_sample(len(offspring)) < rate)
-    mutated[children] = space.neighbours(offspring[children], rng)
+    mutated[children] = space.conflict_cycles(offspring[children], rng)
     return mutated
 
 
@@ -278,9 +279,10 @@ class GeneticSolver(Solver):
     parallel: None (sequential) or a number of worker processes that evaluate the fitness.
     restrict: the restricted representation ("rows" or "boxes" only): cells that naked and hidden singles
       fix become givens, the first population is drawn by random matchings within the candidates, the
-      "swap" mutation makes a move that keeps every cell within its candidates (a swap or a rotation of
-      three cells, `neighbour_mutation`), and children of any other operator are repaired (`repaired`).
-      The uniform crossover copies whole units, so it needs no repair.
+      "swap" mutation turns a cycle of cells of a unit started from a cell in conflict, within the
+      candidates (`cycle_mutation`), and children of any other operator are repaired (`repaired`).
+      The uniform crossover copies whole units, so it needs no repair. On the hard bank (first 10 puzzles,
+      10^6 evaluations), the cycles solve 10 where random swaps and rotations within the candidates solved 7.
     """
 
     name = "genetic"
@@ -426,7 +428,7 @@ class GeneticSolver(Solver):
             if self.crossover != "uniform":
                 keywords["crossover_type"] = repaired(keywords["crossover_type"], space)
             if self.mutation == "swap":
-                keywords["mutation_type"] = partial(neighbour_mutation, space=space, rate=self._mutation_rate(1.0))
+                keywords["mutation_type"] = partial(cycle_mutation, space=space, rate=self._mutation_rate(1.0))
             else:
                 keywords["mutation_type"] = repaired(keywords["mutation_type"], space)
         if isinstance(keywords["mutation_type"], str):  # a PyGAD built-in: redraw each gene with this probability
@@ -446,90 +448,119 @@ def _bind(operator: str | Callable, ours: dict[str, Callable], **keywords) -> st
     return partial(operator, **keywords)
 
 
-# -------------------------------------------- the cross-study's GAs: ours on permutations
-class PermutationGA(Solver):
-    """A generational GA on a permutation space: every row (or box) stays a permutation.
+# ======================================================================================
+# The cross-study's GA: one engine for every space
+# ======================================================================================
+class SpaceGA(Solver):
+    """A generational GA over any search space: the cross-study's GA engine.
 
-    Lesson 04, section 3 (quatre moteurs, un même budget).
+    The algorithm fixes selection, replacement and their parameters; the space supplies the candidates
+    and their variation operators.
 
-    One generation breeds `population_size` children, each from two parents
-    drawn among the better half of the population (truncation selection):
+    Lesson 04 (un moteur par algorithme).
 
-    - crossover: each segment (the free cells of one row, or of one box) is
-      copied whole from one parent or the other, with probability 1/2;
-    - mutation: with probability `mutation_rate`, a swap of two free cells of
-      one segment (the space's `neighbour` move).
+    Each generation copies the `elitism` best candidates unchanged into the next population and breeds
+    the rest of it, one child at a time:
 
-    The next population is the `elitism` best parents plus the best children.
-    Every child is evaluated once: a generation costs `population_size`
-    evaluations, like a generation of a PSO or of mealpy's GA.
+    - selection: each parent is the best of `tournament_size` candidates drawn at random, with
+      replacement (tournament selection; Goldberg & Deb 1991, Miller & Goldberg 1995);
+    - crossover: with probability `crossover_rate`, the child is `space.crossover` of its two parents
+      (whole units from one parent or the other in a permutation space, coordinates elsewhere), otherwise
+      a copy of the first parent;
+    - mutation: with probability `mutation_rate`, the child then makes one move, `space.neighbour`.
+
+    Every child is evaluated once, so the first population costs `population_size` evaluations and each
+    generation `population_size - elitism`. A run spends at most population_size x max_iterations
+    evaluations (the design's budget), fewer if it solves the puzzle or is given a smaller budget; it
+    stops at the end of the generation during which they run out. Each population, the first one
+    included, is one iteration of the run; `observer` receives each of them. The defaults are the
+    cross-study's values (`crossstudy.ENGINES`).
     """
 
-    name = "perm-ga"
+    name = "space-ga"
 
     def __init__(
         self,
         space: str = "rows",
         population_size: int = 40,
         max_iterations: int = 200,
-        elitism: int = 2,
-        mutation_rate: float = 0.7,
+        tournament_size: int = TOURNAMENT_SIZE,
+        crossover_rate: float = 0.9,
+        mutation_rate: float = 1.0,
+        elitism: int = 4,
         observer: Observer | None = None,
     ) -> None:
-        space_class(space, PERMUTATION_SPACES)
-        if population_size < 4 or max_iterations < 1:
+        space_class(space)
+        if population_size < 2 or max_iterations < 1:
             raise ValueError(
-                f"need population_size >= 4 and max_iterations >= 1, got {population_size}, {max_iterations}"
+                f"need population_size >= 2 and max_iterations >= 1, got {population_size}, {max_iterations}"
             )
         if not 0 <= elitism < population_size:
             raise ValueError(f"elitism must be between 0 and population_size - 1, got {elitism}")
-        if not 0 <= mutation_rate <= 1:
-            raise ValueError(f"mutation_rate must lie in [0, 1], got {mutation_rate}")
+        if tournament_size < 1:
+            raise ValueError(f"tournament_size must be at least 1, got {tournament_size}")
+        for label, rate in (("crossover_rate", crossover_rate), ("mutation_rate", mutation_rate)):
+            if not 0 <= rate <= 1:
+                raise ValueError(f"{label} must lie in [0, 1], got {rate}")
         self.space = space
         self.population_size = population_size
         self.max_iterations = max_iterations
-        self.elitism = elitism
+        self.tournament_size = tournament_size
+        self.crossover_rate = crossover_rate
         self.mutation_rate = mutation_rate
+        self.elitism = elitism
         self.observer = observer
 
     def _search(self, puzzle: SudokuGrid, rng: np.random.Generator, run: RunLedger) -> SudokuGrid:
-        space = space_class(self.space, PERMUTATION_SPACES)(puzzle)
+        run.cap(self.population_size * self.max_iterations)
+        space = space_class(self.space)(puzzle)
         cost = CountedObjective(space, run)
         population = [space.random(rng) for _ in range(self.population_size)]
-        costs = _evaluate_all(cost, population, run)
-        if cost.best_cost == 0 or run.exhausted():  # nothing left to evolve: the first population is the result
-            run.record(cost.best_cost)
-            return cost.best_grid
-        for _ in range(self.max_iterations):
-            order = np.argsort(costs, kind="stable")
-            parents = [population[k] for k in order[: max(2, len(order) // 2)]]
-            children = [self.child(space, parents, rng) for _ in range(self.population_size)]
-            child_costs = _evaluate_all(cost, children, run)  # shorter if the budget runs out
-            ranked = sorted(
-                [(costs[k], 0, k) for k in order[: self.elitism]] + [(c, 1, k) for k, c in enumerate(child_costs)],
-                key=lambda entry: entry[:2],  # by cost, parents first on ties
-            )[: self.population_size]
-            population = [population[k] if source == 0 else children[k] for _, source, k in ranked]
-            costs = [c for c, _, _ in ranked]
+        costs = _evaluated(population, cost, run)
+        population = population[: len(costs)]
+        while True:  # one iteration per population, the first one included
             if self.observer is not None:
                 self.observer(np.array(population))
             if run.record(cost.best_cost):
-                break
-        return cost.best_grid
+                return cost.best_grid
+            population, costs = self.generation(space, population, costs, cost, rng)
 
-    def child(self, space: PermutationSpace, parents: list[np.ndarray], rng: np.random.Generator) -> np.ndarray:
-        """A child of two distinct parents: segment-wise uniform crossover, then maybe one swap."""
-        first, second = rng.choice(len(parents), size=2, replace=False)
-        child = parents[first].copy()
-        for segment in space.segments:
-            if rng.random() < 0.5:
-                child[segment] = parents[second][segment]
+    def generation(
+        self,
+        space: Space,
+        population: list[np.ndarray],
+        costs: list[int],
+        cost: CountedObjective,
+        rng: np.random.Generator,
+    ) -> tuple[list[np.ndarray], list[int]]:
+        """The next population and its costs: the elite unchanged, then the children evaluated before the
+        budget ran out or the puzzle was solved."""
+        elite = np.argsort(costs, kind="stable")[: self.elitism]
+        children = [self.child(space, population, costs, rng) for _ in range(self.population_size - len(elite))]
+        child_costs = _evaluated(children, cost, cost.run)
+        return (
+            [population[k] for k in elite] + children[: len(child_costs)],
+            [costs[k] for k in elite] + child_costs,
+        )
+
+    def child(
+        self, space: Space, population: list[np.ndarray], costs: list[int], rng: np.random.Generator
+    ) -> np.ndarray:
+        """One child: two parents chosen by tournament, crossed with probability crossover_rate, then
+        mutated (one move of the space) with probability mutation_rate."""
+        first, second = (population[self.tournament(costs, rng)] for _ in range(2))
+        child = space.crossover(first, second, rng) if rng.random() < self.crossover_rate else first.copy()
         if rng.random() < self.mutation_rate:
             child = space.neighbour(child, rng)
         return child
 
+    def tournament(self, costs: list[int], rng: np.random.Generator) -> int:
+        """The index of the best of `tournament_size` candidates drawn at random (the first drawn on ties)."""
+        drawn = rng.integers(len(costs), size=self.tournament_size)
+        return int(drawn[np.argmin(np.asarray(costs)[drawn])])
 
-def _evaluate_all(cost: CountedObjective, candidates: list[np.ndarray], run: RunLedger) -> list[int]:
+
+def _evaluated(candidates: list[np.ndarray], cost: CountedObjective, run: RunLedger) -> list[int]:
     """Costs of the candidates in order; stops early once the budget is spent or a solution is found."""
     costs = []
     for candidate in candidates:

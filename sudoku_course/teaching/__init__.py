@@ -10,6 +10,8 @@
   points, reports): grades.csv, gradebook.csv, French feedback per student.
 - `authoring`: exercise notebooks generated from the solution notebooks, and the drift check.
 - `notebooks`: executing the course with papermill, the normaliser, notebook hygiene rules.
+- `durations`: reading times computed from a lesson's words, and the essential path of a session.
+- `prose`: the figures an interpretation quotes must be printed above it; phrases that point instead.
 - `display` and `labels`: the French display layer of the notebooks (numbers, labels, tables, verdicts).
 - `output`: `show`, rich output in Jupyter and plain text on a console.
 - `source`: `show_source`, the package's own code shown in a notebook.

@@ -45,6 +45,7 @@ from pathlib import Path
 
 import nbformat
 
+from ..messages import print_error
 from .notebooks import course_metadata, notebook_text, tags, write_notebook
 
 BEGIN = "### BEGIN SOLUTION"
@@ -262,7 +263,7 @@ def run(args: argparse.Namespace) -> int:
         for path in generate_exercises(args.solutions, args.exercises):
             print(f"written {path}")
     except MarkerError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print_error(error)
         return 1
     solutions = {path.name for path in args.solutions.glob("*.ipynb")}
     for stale in sorted(path for path in args.exercises.glob("*.ipynb") if path.name not in solutions):

@@ -3,6 +3,7 @@
 The package speaks English (columns, keys, errors, outcome codes); what a student reads in a notebook is
 French. Call these functions in the notebooks: `french_table(summary)`, `french_number(43.5)`,
 `french_percent(0.718)`, `french_scientific(2.3e34)`, `french_keys(unit_conflicts(grid))`, `french_error(error)`,
+`french_exception(error)` (any error a student can meet, from its English message),
 `explain_effects(effects_verdict(...))`; pass `labels=PLOT_LABELS` (teaching.labels) to the plot helpers,
 and `french_ticks(*axes)` writes their tick labels the French way.
 """
@@ -10,6 +11,7 @@ and `french_ticks(*axes)` writes their tick labels the French way.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 
 import numpy as np
@@ -19,7 +21,15 @@ from matplotlib.ticker import FuncFormatter
 
 from ..crossstudy import EFFECTS, SAME_ORDER, Effects, EffectsVerdict, Gap, Verdict
 from ..grid import InvalidPuzzleError
-from .labels import BANK_LABELS, BOOLEAN_LABELS, COLUMN_LABELS, OUTCOME_LABELS, UNIT_LABELS, VALUE_LABELS
+from .labels import (
+    BANK_LABELS,
+    BOOLEAN_LABELS,
+    COLUMN_LABELS,
+    ERROR_MESSAGES,
+    OUTCOME_LABELS,
+    UNITS_WITH_ARTICLE,
+    VALUE_LABELS,
+)
 
 # ------------------------------------------------------------------ numbers
 NARROW_SPACE = "\u202f"
@@ -274,13 +284,35 @@ def _french_reason(error: InvalidPuzzleError) -> str:
         return f"masque des chiffres donnés de forme {found}, forme {expected} attendue"
     if kind == "givens-conflict":
         unit, index = error.unit
-        article = "le" if unit == "box" else "la"
         first, second = (f"L{row + 1}C{column + 1}" for row, column in error.cells)
         return (
-            f"chiffres donnés en conflit : le {found} apparaît deux fois dans {article} {UNIT_LABELS[unit]} "
+            f"chiffres donnés en conflit : le {found} apparaît deux fois dans {UNITS_WITH_ARTICLE[unit]} "
             f"{index + 1} (cases {first} et {second})"
         )
     if kind == "no-solution":
         cell = f" : plus aucun chiffre possible en {_french_cell(error.cells[0])}" if error.cells else ""
         return f"la grille n'a pas de solution{cell}"
     return f"grille invalide ({error.message})"
+
+
+def french_message(kind: str, message: str) -> str:
+    """An error a student met, in French, from its type name and its English message (all that crosses from
+    the child process of a check or an experiment): « ValueError : ConflictTable demande une grille pleine ;
+    celle-ci a 3 cases vides ». A message that `labels.ERROR_MESSAGES` does not know is kept as it is."""
+    for pattern, template in ERROR_MESSAGES:
+        found = re.fullmatch(pattern, message.strip(), flags=re.DOTALL)
+        if found:
+            groups = found.groupdict()
+            if "unit" in groups:
+                groups["unit"] = UNITS_WITH_ARTICLE.get(groups["unit"], groups["unit"])
+            if "name" in groups:
+                groups["name"] = groups["name"].replace(" and ", " et ")
+            return f"{kind} : {template.format(**groups)}"
+    return f"{kind} : {message}" if message else kind
+
+
+def french_exception(error: BaseException) -> str:
+    """An exception in French: a refused puzzle from its fields (`french_error`), any other from its message."""
+    if isinstance(error, InvalidPuzzleError):
+        return f"{type(error).__name__} : {french_error(error)}"
+    return french_message(type(error).__name__, str(error))

@@ -85,6 +85,13 @@ class Case:
     agree: Callable[[Plain, Plain], bool] | None = None
     disagree: str = "le résultat n'est pas le bon pour ce cas"
     points: float = 1.0
+    inputs: str = ""
+    """The inputs of the call in a few French words, shown with an « erreur » verdict when the label does not
+    already say them; by default those of a call that knows them (`common.calling`)."""
+
+    def __post_init__(self) -> None:
+        if not self.inputs:
+            object.__setattr__(self, "inputs", getattr(self.call, "inputs", ""))
 
 
 @dataclass(frozen=True)
@@ -101,8 +108,13 @@ class Exercise:
     answers: tuple[str, ...] = ()
     level: str = "intermédiaire"
     minutes: int = 15
+    essential: bool = True
+    """False for an exercise « pour aller plus loin », outside a session's essential path (`teaching.durations`)."""
     cells: tuple[str, ...] = field(default_factory=tuple)
     """Ids of the solution cells the grader also runs (exercises whose answer is a value, not a function)."""
+    calls: tuple[str, ...] = ()
+    """Exercises whose function the student's functions call (next_generation calls tournament_selection): when
+    a check fails, the one among them that fails its own check is named as the likely cause."""
     prepare: str = ""
     """Name of a function of the reference module, prepare(seed) -> plain data, for cases whose inputs only a
     reference can make; make_cases then takes that data: make_cases(seed, prepared)."""

@@ -1,7 +1,8 @@
 """Building blocks shared by the lessons' cases: calls, probes, comparisons, judges, puzzles.
 
 - `calling(*args, **kwargs)` builds a `Case.call` that passes deep copies of
-  the arguments to the student's (first) function and returns its plain result.
+  the arguments to the student's (first) function and returns its plain result;
+  it knows its inputs (`described`), shown with an « erreur » verdict.
 - Probes, written once for every lesson:
   - input unchanged: a call that must leave its inputs alone returns them as
     data after the student's function ran (`as_data`), and the judge, in the
@@ -26,6 +27,7 @@ import random
 import sys
 import unicodedata
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -41,13 +43,48 @@ ABSOLUTE_TOLERANCE = 1e-12
 
 
 # ------------------------------------------------------------------ calls
-def calling(*args: Any, **kwargs: Any) -> Callable[..., Plain]:
+@dataclass(frozen=True)
+class Calling:
+    """A Case.call: the first student function on deep copies of args and kwargs, its result as plain data;
+    it knows its inputs, which a Case shows with an « erreur » verdict."""
+
+    args: tuple
+    kwargs: dict
+
+    def __call__(self, function: Callable, *others: Callable) -> Plain:
+        return plain(function(*copy.deepcopy(self.args), **copy.deepcopy(self.kwargs)))
+
+    @property
+    def inputs(self) -> str:
+        """The arguments, as a French text: « (0,5 ; [1 ; 2] ; budget = 200) »."""
+        shown = [described(value) for value in self.args]
+        shown += [f"{name} = {described(value)}" for name, value in self.kwargs.items()]
+        return f"({' ; '.join(shown)})"
+
+
+def calling(*args: Any, **kwargs: Any) -> Calling:
     """A Case.call: the first student function on deep copies of args and kwargs, its result as plain data."""
+    return Calling(args, kwargs)
 
-    def call(function: Callable, *others: Callable) -> Plain:
-        return plain(function(*copy.deepcopy(args), **copy.deepcopy(kwargs)))
 
-    return call
+def described(value: Any, items: int = 6) -> str:
+    """A short French text for an input of a case: numbers the French way, lists cut after `items` values,
+    grids and tables by their size."""
+    if isinstance(value, SudokuGrid):
+        return f"une grille {value.size} × {value.size}"
+    if isinstance(value, np.ndarray) and (value.ndim > 1 or value.size > items):
+        return f"un tableau de forme {' × '.join(map(str, value.shape))}"
+    if isinstance(value, (np.ndarray, list, tuple, range)):
+        values = list(np.asarray(value).tolist() if isinstance(value, np.ndarray) else value)
+        more = " ; …" if len(values) > items else ""
+        return "[" + " ; ".join(described(item, items) for item in values[:items]) + more + "]"
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (int, float, np.number)):
+        return french(value)
+    if isinstance(value, str):
+        return f"« {value} »"
+    return type(value).__name__
 
 
 def case_rng(seed: int | None, salt: int) -> np.random.Generator:

@@ -76,6 +76,7 @@ register(
         functions=("next_generation",),
         reference_module=REFERENCES,
         make_cases=cases.next_generation_cases,
+        calls=("tournament_selection",),
         time_limit=20.0,
         level="avancé",
         minutes=40,

@@ -243,6 +243,11 @@ def _decisions(triples: list[tuple[float, float, float]]) -> Callable[..., Plain
     return call
 
 
+def _moves_text(triples: list[tuple[float, float, float]]) -> str:
+    """The moves of a case, for an « erreur » verdict: « delta = −1, T = 0,001, u = 0,5 ; … »."""
+    return " ; ".join(f"delta = {french(delta)}, T = {french(t)}, u = {french(u)}" for delta, t, u in triples)
+
+
 def _metropolis_judge(triples: list[tuple[float, float, float]]) -> Callable[[Plain], str | None]:
     """Judge each decision by the rule of the statement, computed from the case's inputs."""
 
@@ -304,7 +309,10 @@ def metropolis_cases(seed: int | None) -> list[Case]:
         shares.append((int(rng.integers(1, 5)), round(float(rng.uniform(0.5, 3.0)), 2)))
     count = 1000
     uniforms = [(k + 0.5) / count for k in range(count)]
-    cases = [Case(label, _decisions(triples), _metropolis_judge(triples)) for label, triples in groups]
+    cases = [
+        Case(label, _decisions(triples), _metropolis_judge(triples), inputs=_moves_text(triples))
+        for label, triples in groups
+    ]
     cases += [
         Case(
             f"delta = {french(delta)}, T = {french(temperature)} : part acceptée sur {count} valeurs de u",
@@ -489,6 +497,28 @@ def _single_moves(run: dict, initial: int) -> str | None:
     return None
 
 
+def _one_move_solves(run: dict, initial: int) -> str | None:
+    """Extra judge: the only move solves the grid, so the only chain stops after one move, accepted."""
+    trace = run["trace"]
+    if len(trace) == 1 and trace[0]["acceptance"] != 1:
+        return (
+            "la seule chaîne s'arrête dès son premier mouvement, qui résout la grille : son taux d'acceptation "
+            "porte sur les mouvements essayés dans la chaîne (ici un seul, accepté), pas sur chain_length"
+        )
+    return None
+
+
+def one_move_from_solved() -> tuple[SudokuGrid, list[Start]]:
+    """The témoin's solution with two free cells only, in its first row, and a start where they are swapped:
+    the only move of the puzzle solves it."""
+    solution = temoin_solution().cells
+    cells = solution.copy()
+    cells[0, :2] = 0
+    start = solution.copy()
+    start[0, :2] = solution[0, 1::-1]
+    return SudokuGrid(cells), [(start, 1, 1)]
+
+
 def _loop_judge(
     puzzle: SudokuGrid,
     starts: list[Start],
@@ -553,6 +583,7 @@ def anneal_cases(seed: int | None) -> list[Case]:
     hot, single = _schedule(50.0, 0.9, 40.0, 2000), _schedule(1.0, 0.9, 0.1, 1)
     tiny, short = _schedule(1.0, 0.9, 0.05, 20), _schedule(1.0, 0.7, 0.1, 100)
     same_and_other = _same_and_other(medium, seeds[5], seeds[6])
+    one_move, one_move_start = one_move_from_solved()
     cases = [
         (
             f"le témoin, cinq graines (t0 = {french(t0)}, alpha = 0,95, t_min = 0,05, chaînes de 360 mouvements) : "
@@ -585,6 +616,13 @@ def anneal_cases(seed: int | None) -> list[Case]:
         ),
         ("une grille 4 x 4", small, _starts(small, seeds[:3]), tiny, {"extras": (_cooled(**tiny),)}),
         ("la grille reçue est déjà résolue", solved, [(solved.cells, seeds[0], 1)], fast, {}),
+        (
+            "un seul mouvement possible, qui résout la grille : la première chaîne s'arrête aussitôt",
+            one_move,
+            one_move_start,
+            short,
+            {"extras": (_one_move_solves,)},
+        ),
         (
             "même graine : même exécution ; autre graine : autre exécution",
             medium,
@@ -643,17 +681,17 @@ def exponential_cases(seed: int | None) -> list[Case]:
     return [Case(label, calling(*args), _exponential_judge(*args)) for label, args in settings]
 
 
-def _linear_judge(t0: float, t_min: float, steps: int) -> Callable[[Plain], str | None]:
+def _linear_judge(t0: float, t_min: float, count: int) -> Callable[[Plain], str | None]:
     def judge(output: Plain) -> str | None:
         problem = numbers()(output)
         if problem:
             return problem
-        if len(output) != steps:
-            return f"il faut steps = {steps} températures, la liste en a {len(output)}"
+        if len(output) != count:
+            return f"il faut max_iterations = {count} températures, la liste en a {len(output)}"
         if not math.isclose(output[0], t0) or not math.isclose(output[-1], t_min):
             return f"le programme doit aller de t0 = {french(t0)} à t_min = {french(t_min)}, les deux comprises"
-        step = (t_min - t0) / (steps - 1)
-        for k in range(1, steps):
+        step = (t_min - t0) / (count - 1)
+        for k in range(1, count):
             if not math.isclose(output[k] - output[k - 1], step, rel_tol=1e-6, abs_tol=1e-12):
                 return f"l'écart entre les températures n° {k} et {k + 1} n'est pas le même que les autres"
         return None
@@ -670,8 +708,8 @@ def linear_cases(seed: int | None) -> list[Case]:
     ]
     if seed is not None:
         rng = case_rng(seed, 4)
-        steps, t0 = int(rng.integers(3, 50)), round(float(rng.uniform(1, 10)), 2)
-        settings.append((f"{steps} températures de {french(t0)} à 0,05", (t0, 0.05, steps)))
+        count, t0 = int(rng.integers(3, 50)), round(float(rng.uniform(1, 10)), 2)
+        settings.append((f"{count} températures de {french(t0)} à 0,05", (t0, 0.05, count)))
     return [Case(label, calling(*args), _linear_judge(*args)) for label, args in settings]
 
 
@@ -685,11 +723,11 @@ def _pair(output: Plain) -> str | None:
 COOL = "sans stagnation suffisante, il faut refroidir (temperature * alpha) et garder le compte"
 
 
-REHEAT = "après stagnation chaînes sans progrès, il faut réchauffer à reheat_factor * t0 et remettre le compte à 0"
+REHEAT = "après stagnation chaînes sans progrès, il faut réchauffer à reheat * t0 et remettre le compte à 0"
 
 
 def next_temperature_cases(seed: int | None) -> list[Case]:
-    schedule = {"t0": 2.0, "alpha": 0.9, "stagnation": 10, "reheat_factor": 0.5}
+    schedule = {"t0": 2.0, "alpha": 0.9, "stagnation": 10, "reheat": 0.5}
     settings = [
         ("pas de stagnation : on refroidit", 1.2, 0, schedule, COOL),
         ("stagnation en dessous du seuil : on refroidit, le compte reste", 0.5, 9, schedule, COOL),
@@ -699,7 +737,7 @@ def next_temperature_cases(seed: int | None) -> list[Case]:
             "réchauffement complet (facteur 1) : retour à t0",
             0.3,
             4,
-            schedule | {"stagnation": 4, "reheat_factor": 1.0},
+            schedule | {"stagnation": 4, "reheat": 1.0},
             REHEAT,
         ),
     ]
@@ -709,7 +747,7 @@ def next_temperature_cases(seed: int | None) -> list[Case]:
             "t0": round(float(rng.uniform(1, 5)), 2),
             "alpha": round(float(rng.uniform(0.8, 0.99)), 3),
             "stagnation": int(rng.integers(3, 30)),
-            "reheat_factor": round(float(rng.uniform(0.2, 0.9)), 2),
+            "reheat": round(float(rng.uniform(0.2, 0.9)), 2),
         }
         temperature = round(float(rng.uniform(0.01, 1)), 3)
         settings += [
@@ -810,6 +848,7 @@ def anneal_with_rule_cases(seed: int | None) -> list[Case]:
     single = {"t0": 1.0, "chain_length": 1, "max_iterations": 20}
     tiny = {"t0": 1.0, "chain_length": 20, "max_iterations": 30}
     same_and_other = _same_and_other(medium, seeds[5], seeds[6])
+    one_move, one_move_start = one_move_from_solved()
     cases = [
         (
             f"le témoin, cinq graines, règle T -> 0,95 x T (t0 = {french(t0)}, au plus 60 chaînes de 360 mouvements) : "
@@ -838,6 +877,14 @@ def anneal_with_rule_cases(seed: int | None) -> list[Case]:
         ),
         ("une grille 4 x 4", small, _starts(small, seeds[:3]), tiny, _geometric, {"extras": (_ruled(**tiny),)}),
         ("la grille reçue est déjà résolue", solved, [(solved.cells, seeds[0], 1)], fast, _geometric, {}),
+        (
+            "un seul mouvement possible, qui résout la grille : la première chaîne s'arrête aussitôt",
+            one_move,
+            one_move_start,
+            reheated,
+            _geometric,
+            {"extras": (_ruled(**reheated), _one_move_solves)},
+        ),
         (
             "même graine : même exécution ; autre graine : autre exécution",
             medium,

@@ -85,17 +85,17 @@ def exponential_cooling(t0: float, t_min: float, alpha: float) -> list[float]:
     return temperatures
 
 
-def linear_cooling(t0: float, t_min: float, steps: int) -> list[float]:
-    """Reference: `steps` temperatures evenly spaced from t0 down to t_min, both included."""
-    return [t0 + (t_min - t0) * k / (steps - 1) for k in range(steps)]
+def linear_cooling(t0: float, t_min: float, max_iterations: int) -> list[float]:
+    """Reference: `max_iterations` temperatures (one per chain) evenly spaced from t0 down to t_min, both included."""
+    return [t0 + (t_min - t0) * k / (max_iterations - 1) for k in range(max_iterations)]
 
 
 def next_temperature(
-    temperature: float, stale: int, *, t0: float, alpha: float, stagnation: int, reheat_factor: float
+    temperature: float, stale: int, *, t0: float, alpha: float, stagnation: int, reheat: float
 ) -> tuple[float, int]:
-    """Reference: reheat to reheat_factor * t0 after `stagnation` stale chains, otherwise cool by alpha."""
+    """Reference: reheat to reheat * t0 after `stagnation` stale chains, otherwise cool by alpha."""
     if stale >= stagnation:
-        return reheat_factor * t0, 0
+        return reheat * t0, 0
     return temperature * alpha, stale
 
 

@@ -49,10 +49,24 @@ register(
         functions=("box_descent",),
         reference_module=REFERENCES,
         make_cases=cases.box_descent_cases,
+        prepare="descent_starts",
         time_limit=STUDY_TIME_LIMIT,
         answers=("sudoku_course.solvers.local_search.hill_climb",),
         level="intermédiaire",
         minutes=25,
+    )
+)
+
+
+register(
+    Exercise(
+        name="hybrid_step",
+        lesson=LESSON,
+        functions=("hybrid_step",),
+        reference_module=REFERENCES,
+        make_cases=cases.hybrid_step_cases,
+        level="avancé",
+        minutes=20,
     )
 )
 
@@ -106,6 +120,7 @@ register(
         functions=("swap_pso_step",),
         reference_module=REFERENCES,
         make_cases=cases.swap_pso_step_cases,
+        calls=("apply_swaps", "swap_difference", "scale_swaps"),
         time_limit=30.0,
         answers=(
             "sudoku_course.solvers.swarm.SwapPSO.move",

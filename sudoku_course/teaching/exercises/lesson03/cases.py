@@ -22,6 +22,7 @@ True or False.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 import math
 import statistics
@@ -326,8 +327,31 @@ def _descent_judge(start: SudokuGrid, solution: SudokuGrid | None = None) -> Cal
     return judge
 
 
-def box_descent_cases(seed: int | None) -> list[Case]:
-    """Random box-valid grids of the témoin and of a 4 x 4 puzzle, a grid one swap from its solution, a solution."""
+NOT_THE_BEST = (
+    "la grille renvoyée est un optimum local, mais pas celui d'une descente qui applique à chaque pas le meilleur "
+    "échange (celui qui diminue le plus les conflits) : prendre le premier échange qui améliore mène ailleurs"
+)
+
+
+def _best_descent_judge(start: SudokuGrid) -> Callable[[Plain], str | None]:
+    """The descent's judge, then: the grid is one where a best-improvement descent can end."""
+    properties = _descent_judge(start)
+
+    def judge(output: Plain) -> str | None:
+        from .references import best_descent_ends  # a judge runs where the references are, never in the sandbox
+
+        problem = properties(output)
+        if problem:
+            return problem
+        result = SudokuGrid(np.array(output["cells"]), start.box_size, start.givens)
+        return None if result.to_string() in (best_descent_ends(start) or ()) else NOT_THE_BEST
+
+    return judge
+
+
+def box_descent_cases(seed: int | None, starts_first_is_not_best: list[str]) -> list[Case]:
+    """Random box-valid grids of the témoin and of a 4 x 4 puzzle, grids where the first improving swap is not
+    the best one (prepared: `references.descent_starts`), a grid one swap from its solution, a solution."""
     rng = case_rng(seed, 36)
     puzzle, small = temoin(), _small()
     space, small_space = BoxPermutationSpace(puzzle), BoxPermutationSpace(small)
@@ -339,6 +363,11 @@ def box_descent_cases(seed: int | None) -> list[Case]:
         Case(f"une grille aléatoire valide par bloc (tirage {k + 1})", _descending(start), _descent_judge(start))
         for k, start in enumerate(starts)
     ]
+    givens = puzzle.givens
+    for k, text in enumerate(starts_first_is_not_best):
+        start = SudokuGrid(np.array([int(digit) for digit in text]).reshape(9, 9), 3, givens)
+        label = f"une grille où le premier échange qui améliore n'est pas le meilleur (tirage {k + 1})"
+        cases.append(Case(label, _descending(start), _best_descent_judge(start)))
     small_start = small_space.decode(small_space.random(rng))
     return cases + [
         Case(
@@ -348,6 +377,115 @@ def box_descent_cases(seed: int | None) -> list[Case]:
         ),
         Case("une grille déjà résolue reste telle quelle", _descending(solution), _descent_judge(solution, solution)),
         Case("une grille 4 x 4", _descending(small_start), _descent_judge(small_start)),
+    ]
+
+
+# ====================================================================== 3 b: where the local search runs
+OTHERS = 2  # workers drawn at random, besides the best one, at each local search
+
+
+def _choosing(errors: np.ndarray, stale: int, stagnation: int, seeds: Sequence[int]) -> Callable[..., Plain]:
+    """A call: the workers the student's hybrid_step chooses with each seed (the global generators seeded
+    differently each time), and the errors after each call."""
+
+    def call(function: Callable) -> Plain:
+        chosen, after = [], []
+        for k, seed in enumerate(seeds):
+            seed_global_generators(k)
+            given = errors.copy()
+            chosen.append(plain(function(given, stale, stagnation, np.random.default_rng(seed))))
+            after.append(inputs_after(given))
+        return {"chosen": chosen, "after": after}
+
+    return call
+
+
+def choice_problem(chosen: Plain, errors: np.ndarray, stale: int, stagnation: int) -> str | None:
+    """Why `chosen` is not the rule's choice of workers for these errors and this stale count, or None."""
+    if not isinstance(chosen, list) or not all(isinstance(k, int) and not isinstance(k, bool) for k in chosen):
+        return f"la fonction doit renvoyer une liste d'indices d'ouvrières (des entiers), pas {kind_of(chosen)}"
+    if stale == 0 or stale % stagnation:
+        if chosen:
+            return (
+                f"stale = {stale} n'est pas un multiple non nul de stagnation = {stagnation} : aucune recherche "
+                "locale à cette itération (liste vide)"
+            )
+        return None
+    count = min(OTHERS + 1, len(errors))
+    if len(chosen) != count:
+        return (
+            f"stale = {stale} : il faut la meilleure ouvrière et {count - 1} autre(s) tirée(s) au hasard, "
+            f"soit {count} indices ; la liste en a {len(chosen)}"
+        )
+    if chosen[0] != int(np.argmin(errors)):
+        return "le premier indice doit être celui de la meilleure ouvrière (np.argmin : la première en cas d'égalité)"
+    if len(set(chosen)) != len(chosen) or not all(0 <= k < len(errors) for k in chosen):
+        return "les indices doivent être distincts et désigner des ouvrières de errors"
+    return None
+
+
+def _choice_judge(errors: np.ndarray, stale: int, stagnation: int, varied: bool = False):
+    """Each choice follows the rule; with `varied`, the same seed twice gives the same choice, and the other
+    seeds spread the two random workers over most workers, never the same ones most of the time."""
+
+    def judge(output: Plain) -> str | None:
+        if not all(unchanged(after, errors) for after in output["after"]):
+            return "les conflits reçus (errors) ont été modifiés : choisissez sans les trier ni les changer"
+        chosen = output["chosen"]
+        problem = next(filter(None, (choice_problem(c, errors, stale, stagnation) for c in chosen)), None)
+        if problem or not varied:
+            return problem
+        if chosen[0] != chosen[1]:  # the first seed, twice
+            return "la même graine donne deux choix différents : tirez les ouvrières avec le rng reçu, pas np.random"
+        draws = [k for choice in chosen[1:] for k in choice[1:]]
+        most = max(draws.count(k) for k in set(draws))
+        if len(set(draws)) < len(errors) / 2 or most > len(chosen) / 2:
+            return (
+                f"sur {len(chosen) - 1} graines, les autres ouvrières ne touchent que {len(set(draws))} des "
+                f"{len(errors)} ouvrières : tirez-les au hasard parmi toutes les autres, avec rng.choice"
+            )
+        return None
+
+    return judge
+
+
+def hybrid_step_cases(seed: int | None) -> list[Case]:
+    """The rule at stale counts around the multiples of stagnation, ties for the best, two workers only, and the
+    spread of the random choices over many seeds."""
+    rng = case_rng(seed, 38)
+    stagnation = 50 if seed is None else int(rng.integers(10, 80))
+    errors = rng.permutation(np.arange(30) % 12 + 3)  # 30 workers, several of each cost
+    tied = errors.copy()
+    tied[[5, 17]] = 1  # two best workers: the first one comes first
+    seeds = [int(s) for s in rng.integers(1000, size=2)]
+    settings = [
+        ("aucune stagnation (stale = 0) : aucune ouvrière", errors, 0),
+        (f"stale = {stagnation - 1}, juste sous stagnation = {stagnation} : aucune", errors, stagnation - 1),
+        (f"stale = stagnation = {stagnation} : la meilleure et deux autres", errors, stagnation),
+        (
+            f"stale = {stagnation + stagnation // 2}, entre deux multiples de stagnation : aucune",
+            errors,
+            3 * stagnation // 2,
+        ),
+        (
+            f"stale = {2 * stagnation}, deuxième multiple : de nouveau la meilleure et deux autres",
+            errors,
+            2 * stagnation,
+        ),
+        ("deux meilleures ouvrières ex æquo : la première vient en tête", tied, stagnation),
+        ("deux ouvrières seulement : la meilleure puis l'autre", np.array([7, 4]), stagnation),
+    ]
+    cases = [
+        Case(label, _choosing(values, stale, stagnation, seeds), _choice_judge(values, stale, stagnation))
+        for label, values, stale in settings
+    ]
+    many = [seeds[0], seeds[0], *(int(s) for s in rng.integers(10**6, size=40))]
+    return cases + [
+        Case(
+            "la même graine deux fois, puis 40 graines : les deux autres ouvrières sont tirées au hasard",
+            _choosing(errors, stagnation, stagnation, many),
+            _choice_judge(errors, stagnation, stagnation, varied=True),
+        )
     ]
 
 
@@ -417,38 +555,41 @@ def _differencing(target: np.ndarray, position: np.ndarray, rows: list[int]) -> 
     return call
 
 
-def _difference_judge(target: np.ndarray, position: np.ndarray, rows: list[int]) -> Callable[[Plain], str | None]:
+def difference_problem(
+    swaps: list, target: np.ndarray, position: np.ndarray, rows: Sequence[int], complete: bool = True
+) -> str | None:
+    """Why `swaps` is not a difference target - position taken in the order of `rows` (with complete=False: not
+    the beginning of one), or None: rows in that order, each swap moving only misplaced cells and putting one in
+    place, and, when complete, position turned into target."""
     rank = {row: k for k, row in enumerate(rows)}
+    current, last = position.copy(), None
+    for index, (row, a, b) in enumerate(swaps, 1):
+        if last is not None and rank[row] < rank[last]:
+            return (
+                f"l'échange n° {index} touche la ligne d'indice {row} après celle d'indice {last} : "
+                f"les lignes doivent venir dans l'ordre de rows = {list(rows)}"
+            )
+        last = row
+        if current[row, a] == target[row, a] or current[row, b] == target[row, b]:
+            return (
+                f"l'échange n° {index} {(row, a, b)} déplace une case déjà bien placée : "
+                "n'échangez que des cases qui n'ont pas encore le chiffre de target"
+            )
+        current[row, a], current[row, b] = current[row, b], current[row, a]
+        if current[row, a] != target[row, a] and current[row, b] != target[row, b]:
+            return f"l'échange n° {index} {(row, a, b)} ne met aucun chiffre à sa place"
+    if complete and not np.array_equal(current, target):
+        where = _first_difference(current, target)
+        return f"appliquer la liste à position, dans l'ordre, ne donne pas target ; {where}"
+    return None
 
+
+def _difference_judge(target: np.ndarray, position: np.ndarray, rows: list[int]) -> Callable[[Plain], str | None]:
     def judge(output: Plain) -> str | None:
         if not unchanged(output["after"], target, position, rows):
             return "target, position ou rows a été modifié : calculez sur des copies"
         swaps = output["swaps"]
-        problem = _swap_list_problem(swaps, len(position))
-        if problem:
-            return problem
-        current, last = position.copy(), None
-        for index, (row, a, b) in enumerate(swaps, 1):
-            if last is not None and rank[row] < rank[last]:
-                return (
-                    f"l'échange n° {index} touche la ligne d'indice {row} après celle d'indice {last} : "
-                    f"les lignes doivent venir dans l'ordre de rows = {rows}"
-                )
-            last = row
-            if current[row, a] == target[row, a] or current[row, b] == target[row, b]:
-                return (
-                    f"l'échange n° {index} {(row, a, b)} déplace une case déjà bien placée : "
-                    "n'échangez que des cases qui n'ont pas encore le chiffre de target"
-                )
-            current[row, a], current[row, b] = current[row, b], current[row, a]
-            if current[row, a] != target[row, a] and current[row, b] != target[row, b]:
-                return f"l'échange n° {index} {(row, a, b)} ne met aucun chiffre à sa place"
-        if not np.array_equal(current, target):
-            return (
-                "appliquer la liste à position, dans l'ordre, ne donne pas target ; "
-                f"{_first_difference(current, target)}"
-            )
-        return None
+        return _swap_list_problem(swaps, len(position)) or difference_problem(swaps, target, position, rows)
 
     return judge
 
@@ -672,6 +813,60 @@ def _step_judge(inputs: StepInputs) -> Callable[[Plain], str | None]:
     return judge
 
 
+def _term_problem(term: list[Swap], best: np.ndarray, position: np.ndarray, rows: list[int]) -> str | None:
+    """Why `term` is not a scaled difference best - position in the order of `rows` (a difference, or its
+    beginning, read cyclically when the term is longer), or None."""
+    from .references import swap_difference  # a judge runs where the references are, never in the sandbox
+
+    length = len(swap_difference(best, position, rows))  # every difference has as many swaps
+    if any(term[k] != term[k % length] for k in range(length, len(term))):
+        return "un terme plus long que sa différence doit la répéter depuis le début (scale_swaps)"
+    return difference_problem(term[:length], best, position, rows, complete=len(term) >= length)
+
+
+def _direction_judge(inputs: StepInputs) -> Callable[[Plain], str | None]:
+    """The bests are a few swaps away from the position in several rows, so that p - x and x - p differ: after
+    w · v, each term must be a difference from the position towards its best, of the length its coefficient
+    gives. Any valid difference passes, not only the reference's."""
+
+    def judge(output: Plain) -> str | None:
+        from .references import scale_swaps, swap_difference  # a judge runs where the references are
+
+        problem = _step_shape_problem(output, inputs)
+        if problem:
+            return problem
+        velocity = [tuple(swap) for swap in output["result"][1]]
+        inertia = scale_swaps(inputs.inertia, inputs.velocity)
+        if _oriented(velocity[: len(inertia)]) != _oriented(inertia):
+            return "la nouvelle vitesse doit commencer par w · v (scale_swaps(inertia, velocity))"
+        r1, r2, rows, _ = inputs.draws()
+        terms = (
+            ("(c1 r1) · (p − x)", "own_best", inputs.own_best, inputs.c1 * r1),
+            ("(c2 r2) · (g − x)", "swarm_best", inputs.swarm_best, inputs.c2 * r2),
+        )
+        rest = velocity[len(inertia) :]
+        lengths = [len(scale_swaps(k, swap_difference(best, inputs.position, rows))) for _, _, best, k in terms]
+        if len(rest) != sum(lengths):
+            return (
+                "après w · v, les deux termes n'ont pas la longueur que donnent c1 × r1 et c2 × r2 : "
+                "r1 = rng.random(), puis r2 = rng.random(), puis rows = rng.permutation(n)"
+            )
+        parts = (rest[: lengths[0]], rest[lengths[0] :])
+        for (term_name, best_name, best, _), part in zip(terms, parts, strict=True):
+            if _term_problem(part, best, inputs.position, rows) is None:
+                continue
+            if _term_problem(part, inputs.position, best, rows) is None:
+                return (
+                    f"le terme {term_name} va dans le mauvais sens : c'est la liste qui mène de {best_name} à la "
+                    f"position ; la différence mène de la position à {best_name} : "
+                    f"swap_difference({best_name}, position, rows)"
+                )
+            return f"le terme {term_name} n'est pas une différence de la position vers {best_name} dans l'ordre rows"
+        return None
+
+    return judge
+
+
 def _repeating(inputs: StepInputs, seeds: tuple[int, ...]) -> Callable[..., Plain]:
     """A call: the step twice with the first seed (global generators seeded differently), then other seeds."""
 
@@ -736,12 +931,19 @@ def _step_inputs(
 
     bests="near": each best differs from the position by one swap in some rows, so that p - x and g - x are
     the same for every answer that follows the statement and the expected step is known exactly;
-    "here": both bests are the position; "far": both are random grids.
+    "cycles": each best has the position's digits rotated among three free cells of most rows, so that p - x
+    and x - p differ; "here": both bests are the position; "far": both are random grids.
     """
     free = ~puzzle.givens
     position = row_permuted_state(puzzle, rng)
     if bests == "far":
         own_best, swarm_best = row_permuted_state(puzzle, rng), row_permuted_state(puzzle, rng)
+    elif bests == "cycles":
+        rows = [row for row in range(len(free)) if free[row].sum() >= 3]
+        own_best, swarm_best = position, position
+        for row in rows:
+            own_best = _with_cycle(own_best, free, row, 3)
+            swarm_best = _with_cycle(swarm_best, free, row, min(4, int(free[row].sum())))
     else:
         swappable = np.flatnonzero(free.sum(axis=1) >= 2)
         counts = (0, 0) if bests == "here" else (len(swappable) // 2, len(swappable) - 1)
@@ -750,6 +952,15 @@ def _step_inputs(
         )
     velocity = _random_swaps(free, int(rng.integers(6, 15)), rng)
     return StepInputs(position, velocity, own_best, swarm_best, inertia, c1, c2, int(rng.integers(1000)), puzzle.givens)
+
+
+def _whole_terms(inputs: StepInputs, rng: np.random.Generator) -> StepInputs:
+    """The same inputs with a seed whose draws give c1 r1 >= 1 and c2 r2 >= 1: both differences whole."""
+    while True:
+        r1, r2, _, _ = inputs.draws()
+        if inputs.c1 * r1 >= 1 and inputs.c2 * r2 >= 1:
+            return inputs
+        inputs = dataclasses.replace(inputs, seed=int(rng.integers(1000)))
 
 
 def swap_pso_step_cases(seed: int | None) -> list[Case]:
@@ -762,6 +973,7 @@ def swap_pso_step_cases(seed: int | None) -> list[Case]:
     unequal = _step_inputs(puzzle, rng, 0.9, 0.5, 3.0)
     small = _step_inputs(_small(), rng, 0.7, 1.5, 2.5)
     seeds = tuple(int(s) for s in rng.integers(1000, size=4))
+    cycles = _whole_terms(_step_inputs(puzzle, rng, 0.5, 2.0, 2.0, "cycles"), rng)
     return [
         Case("x = p = g : seule l'inertie déplace la particule", _stepping(still), _step_judge(still)),
         Case(
@@ -771,6 +983,11 @@ def swap_pso_step_cases(seed: int | None) -> list[Case]:
         ),
         Case("c1 = 0,5 et c2 = 3 : chaque coefficient a son terme", _stepping(unequal), _step_judge(unequal)),
         Case("une grille 4 x 4", _stepping(small), _step_judge(small)),
+        Case(
+            "p et g à plusieurs échanges de x dans la plupart des lignes : le sens des différences compte",
+            _stepping(cycles),
+            _direction_judge(cycles),
+        ),
         Case(
             "la même graine deux fois (générateurs globaux changés entre les deux), puis trois autres graines",
             _repeating(_step_inputs(puzzle, rng, 0.5, 2.0, 2.0, "far"), seeds),

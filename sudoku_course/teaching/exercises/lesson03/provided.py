@@ -1,8 +1,10 @@
-"""Lesson 03 (particle swarms): what the students import, the swarm loop that flies their step.
+"""Lesson 03 (particle swarms): what the students import, the loops that run their functions.
 
-`swarm_loop` (shown in the solution notebook) runs a whole swarm of `swap_pso_step` calls on a puzzle, as the
-check of that exercise does. Positions are plain numpy grids (n x n arrays whose rows are permutations) and a
-velocity is a list of swaps `(row, column_a, column_b)`.
+- `hybrid_swarm` (shown in the solution notebook) is the worker/explorer swarm of the lesson whose local search
+  the student places: after each iteration, their `hybrid_step` names the workers their descent polishes.
+- `swarm_loop` (shown in the solution notebook) runs a whole swarm of `swap_pso_step` calls on a puzzle, as the
+  check of that exercise does. Positions are plain numpy grids (n x n arrays whose rows are permutations) and a
+  velocity is a list of swaps `(row, column_a, column_b)`.
 """
 
 from __future__ import annotations
@@ -15,10 +17,73 @@ import numpy as np
 
 from ....cost import conflicts_of_many
 from ....grid import SudokuGrid
-from ....spaces import RowPermutationSpace
+from ....solvers.base import Budget, RunLedger
+from ....solvers.swarm import Hive, WorkerExplorerSwarm
+from ....spaces import BoxPermutationSpace, RowPermutationSpace
 
 Swap = tuple[int, int, int]
 """Exchange the digits of columns a and b of one row: (row, a, b)."""
+
+
+HIVE = WorkerExplorerSwarm()
+"""The lesson's swarm with its default settings: the hive of `hybrid_swarm` works as its hive does."""
+
+
+@dataclass(frozen=True)
+class HybridRun:
+    """What `hybrid_swarm` returns: the best grid seen, its cost, the iterations, the grids polished."""
+
+    cells: np.ndarray
+    cost: int
+    iterations: int
+    polished: int
+    """Grids that the descent polished."""
+    history: list[int] = field(default_factory=list)
+    """Best cost seen so far, after each iteration."""
+
+    @property
+    def solved(self) -> bool:
+        """True if the best grid seen has no conflict."""
+        return self.cost == 0
+
+
+def hybrid_swarm(
+    puzzle: SudokuGrid,
+    hybrid_step: Callable,
+    descent: Callable[[SudokuGrid], SudokuGrid],
+    seed: int,
+    *,
+    population_size: int = 100,
+    max_iterations: int = 500,
+    stagnation: int = 50,
+) -> HybridRun:
+    """One attempt of the lesson's worker/explorer swarm on `puzzle`, whose local search `hybrid_step` places.
+
+    Each iteration, the hive works as WorkerExplorerSwarm's does (workers swap two cells of a box, explorers
+    draw fresh grids, the best of both are merged into the worst worker); then, with `stale` the iterations
+    since the hive's best grid last improved, hybrid_step(errors, stale, stagnation, rng) names the workers
+    (indices into `errors`, a copy of the workers' conflicts) whose grid `descent` polishes: the polished grid
+    replaces the worker's. Stops when a grid is solved or after `max_iterations` iterations.
+    """
+    rng = np.random.default_rng(seed)
+    shape = puzzle.cells.shape
+    workers = int(population_size * HIVE.worker_ratio)
+    hive = Hive(BoxPermutationSpace(puzzle), population_size, workers, rng, RunLedger(Budget()))
+    stale, polished, history = 0, 0, []
+    while hive.best_error > 0 and len(history) < max_iterations:
+        previous = hive.best_error
+        hive.work(HIVE.mutation_rate, HIVE.max_age)
+        hive.explore()
+        hive.merge()
+        stale = 0 if hive.best_error < previous else stale + 1
+        for worker in hybrid_step(hive.errors[:workers].copy(), stale, stagnation, rng):
+            grid = descent(puzzle.with_cells(hive.cells[worker].reshape(shape)))
+            hive.cells[worker] = np.asarray(grid.cells).ravel()
+            hive.errors[worker] = hive.evaluate(hive.cells[worker][None, :])[0]
+            polished += 1
+        hive.remember_best()
+        history.append(int(hive.best_error))
+    return HybridRun(hive.best_cells.reshape(shape), int(hive.best_error), len(history), polished, history)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,8 @@ import numpy as np
 from ....cost import conflicts
 from ....grid import SudokuGrid
 from ....solvers.swarm import WorkerExplorerSwarm
+from ....spaces import BoxPermutationSpace
+from ..common import temoin
 from .cases import box_pairs, swapped
 from .provided import Swap
 
@@ -102,6 +104,74 @@ def box_descent(grid: SudokuGrid) -> SudokuGrid:
         if conflicts(best) >= cost:
             return current
         current, cost = best, conflicts(best)
+
+
+def hybrid_step(errors: np.ndarray, stale: int, stagnation: int, rng: np.random.Generator) -> list[int]:
+    """Reference: after every `stagnation` iterations without progress (stale a positive multiple of it), the best
+    worker (the first on ties) and two other workers drawn at random; otherwise none."""
+    if stale == 0 or stale % stagnation:
+        return []
+    best = int(np.argmin(errors))
+    others = [k for k in range(len(errors)) if k != best]
+    return [best, *(int(k) for k in rng.choice(others, size=min(2, len(others)), replace=False))]
+
+
+def best_descent_ends(grid: SudokuGrid, limit: int = 400) -> set[str] | None:
+    """The grids (as strings) where a best-improvement box descent from `grid` may end, whichever of several
+    equally good swaps it takes at each step; None if the descents meet more than `limit` grids on the way."""
+    ends: set[str] = set()
+    seen: set[str] = set()
+    waiting = [grid]
+    while waiting:
+        current = waiting.pop()
+        if current.to_string() in seen:
+            continue
+        seen.add(current.to_string())
+        if len(seen) > limit:
+            return None
+        neighbours = [swapped(current, i, j) for i, j in box_pairs(current)]
+        lowest = min(map(conflicts, neighbours), default=conflicts(current))
+        if lowest >= conflicts(current):
+            ends.add(current.to_string())
+        else:
+            waiting += [neighbour for neighbour in neighbours if conflicts(neighbour) == lowest]
+    return ends
+
+
+def first_improvement(grid: SudokuGrid, reverse: bool = False) -> SudokuGrid:
+    """The descent that takes the first improving swap in box order (or in reverse order): a wrong answer."""
+    current, cost = grid, conflicts(grid)
+    while True:
+        pairs = box_pairs(current)
+        better = (swapped(current, i, j) for i, j in (pairs[::-1] if reverse else pairs))
+        found = next((neighbour for neighbour in better if conflicts(neighbour) < cost), None)
+        if found is None:
+            return current
+        current, cost = found, conflicts(found)
+
+
+FIRST_IS_NOT_BEST = [
+    "972915483143263125568487769826359641157218297394674538249537672735296384186841951",
+    "962925413134863825578417967426359641157812297398674538241538621765276384983941957",
+]
+"""The public cases' starts, pinned: the first two that `descent_starts` finds with the generator [37]."""
+
+
+def descent_starts(seed: int | None, count: int = 2) -> list[str]:
+    """The prepared data of the box_descent cases: `count` box-valid grids of the témoin (as strings) from which
+    a descent taking the first improving swap, in box order or in reverse, ends where no best-improvement descent
+    can; the pinned FIRST_IS_NOT_BEST for the public cases (the search takes a few seconds)."""
+    if seed is None:
+        return FIRST_IS_NOT_BEST
+    space = BoxPermutationSpace(temoin())
+    rng = np.random.default_rng([seed, 37])
+    starts: list[str] = []
+    while len(starts) < count:
+        start = space.decode(space.random(rng))
+        ends = best_descent_ends(start)
+        if ends and all(first_improvement(start, reverse).to_string() not in ends for reverse in (False, True)):
+            starts.append(start.to_string())
+    return starts
 
 
 def grid_search(evaluate: Callable, param_grid: dict[str, list], seeds: list[int]) -> list[dict]:

@@ -264,6 +264,7 @@ def _gaps_summary(output, first: Sequence[int], second: Sequence[int]) -> dict:
         "numbers": True,
         "length": len(gaps),
         "outside": int(((gaps < low - 1e-9) | (gaps > high + 1e-9)).sum()),
+        "outside_reversed": int(((-gaps < low - 1e-9) | (-gaps > high + 1e-9)).sum()),
         "off_grid": int((np.abs(scaled - np.round(scaled)) > 1e-6).sum()),
         "varies": bool(len(gaps) and np.ptp(gaps) > 1e-9),
     }
@@ -328,8 +329,18 @@ def _gaps_judge(first, second, resamples: int, more_seeds: int = 0) -> Callable[
                 "avec la même graine, deux appels donnent des écarts différents : tirez le hasard avec le générateur "
                 "rng reçu, pas avec np.random ni random"
             )
+        if not constant and not summary["varies"]:
+            return (
+                f"tous les écarts valent l'écart observé ({observed}) : tirer sans remise toutes les valeurs d'une "
+                "cellule redonne sa moyenne ; tirez AVEC remise, rng.choice(valeurs, size=...)"
+            )
         if not constant and not result["different"]:
             return "deux graines différentes donnent exactement les mêmes écarts : le hasard doit venir de rng"
+        if summary["outside"] and not summary["outside_reversed"]:
+            return (
+                "les écarts ont le mauvais signe : chaque écart est la moyenne rééchantillonnée de second moins "
+                "celle de first"
+            )
         if summary["outside"]:
             return (
                 f"{summary['outside']} écart(s) sont impossibles pour des tirages pris dans chaque cellule : "
