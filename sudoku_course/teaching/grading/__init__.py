@@ -35,11 +35,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from ...messages import print_error
 from ..exercises import Exercise, exercise
 from ..exercises.common import french
 from ..isolation import TIMEOUT, Outcome
@@ -236,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
             settings=settings,
         )
     except GradingError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print_error(error)
         return 2
     return 0
 

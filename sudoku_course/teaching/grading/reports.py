@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...messages import counted
 from ..checks import COLOURS, NOT_DONE, SYMBOLS
 from ..exercises import lesson_exercises
 from ..exercises.common import french
@@ -317,6 +318,9 @@ def notebook_line(result: NotebookResult, label: str) -> str:
     """The console line of one graded notebook (`label`: how the student is shown)."""
     points = f"{result.points:g}/{result.max_points:g} points"
     line = f"{label}/{result.lesson}.ipynb: {result.status}, {points}"
+    not_done = sum(item.status == NOT_DONE_STATUS for item in result.exercises)
+    if not_done:
+        line += f"; {not_done} of {counted(len(result.exercises), 'exercise')} not done yet (NotImplementedError)"
     flagged = [flag_reason(item) for item in result.exercises if item.status == FLAGGED]
     if flagged:
         line += "; flagged: " + "; ".join(flagged)
