@@ -134,6 +134,13 @@ def test_course_folder_submissions_secret_are_hidden_and_the_system_is_read_only
     assert (course / "solutions" / "00-environnement.ipynb").read_text(encoding="utf-8") == "the master"
 
 
+def test_a_course_beside_its_secret_in_one_hidden_folder_leaves_the_sandbox_working(bubblewrap, package_view):
+    """The course and the secret side by side in one folder (a temporary folder, say), all three hidden: the
+    Python environment inside the course comes back, walkable by the runner's user, and the probe starts."""
+    course = course_folder()
+    probe(Sandbox((course.parent, course, course.parent / "grading-secret"), package=package_view))
+
+
 def test_the_puzzle_banks_come_back_read_only_inside_a_hidden_course_folder(bubblewrap, secret_place, tmp_path):
     found = probe_value(
         """

@@ -319,32 +319,31 @@ class Sandbox:
 
         Mounts go in order of depth, so that what lies inside another mount comes after it: a kept path inside
         a hidden folder is put back into it, and a hidden path inside a kept one (the course and the secret in
-        a folder that holds the Python environment) is hidden again once the kept path is back. A mount that a
-        mount above makes pointless is left out (a hidden path inside a hidden folder or the fresh /tmp, a kept
-        path still visible).
+        a folder that holds the Python environment) is hidden again once the kept path is back. A mount that the
+        mounts already made leave pointless is left out (a hidden path inside a hidden folder or the fresh /tmp,
+        a kept path still visible): only the mounts made decide whether a path is hidden, so a hidden folder
+        inside another one (the course and the secret in one temporary folder) changes nothing.
         """
         kept, package = kept_paths(), package_folder()
         hidden = self._hidden_paths(kept)
         folders = {path for path in hidden if path.is_dir()}
-
-        def enclosing(path: Path) -> Path | None:
-            """The deepest mount that holds `path`: a hidden folder, a kept path, the fresh /tmp."""
-            above = [mount for mount in (*folders, *kept, SCRATCH) if mount != path and _inside(path, mount)]
-            return max(above, key=lambda mount: len(mount.parts), default=None)
-
-        mounts = [(path, False) for path in hidden if enclosing(path) is None or enclosing(path) in kept]
-        mounts += [(path, True) for path in kept if path == package or enclosing(path) in (*folders, SCRATCH)]
+        made: list[tuple[Path, bool]] = [(SCRATCH, False)]  # (path, put back): /tmp is a fresh tmpfs too
         options = []
-        for path, keep in sorted(mounts, key=lambda mount: (len(mount[0].parts), mount[1])):
-            if not keep:
+        paths = [(path, False) for path in hidden] + [(path, True) for path in kept]
+        for path, keep in sorted(paths, key=lambda mount: (len(mount[0].parts), mount[1])):
+            holder = next((mount for mount, _ in reversed(made) if mount != path and _inside(path, mount)), None)
+            hidden_above = holder is not None and (holder, False) in made
+            if keep and (hidden_above or path == package):
+                for parent in reversed(path.parents):  # folders that a root grader's runner (nobody) can walk through
+                    if hidden_above and holder in parent.parents:
+                        options += ["--perms", "0755", "--dir", str(parent)]
+                options += ["--ro-bind", str(self.package if path == package else path), str(path)]
+            elif not keep and not hidden_above:
                 options += _hide(path, path in folders)
+            else:
                 continue
-            holder = enclosing(path)
-            for parent in reversed(path.parents):  # folders that a root grader's runner (nobody) can walk through
-                if holder is not None and holder not in kept and holder in parent.parents:
-                    options += ["--perms", "0755", "--dir", str(parent)]
-            options += ["--ro-bind", str(self.package if path == package else path), str(path)]
-        shown = [path for path, keep in mounts if not keep and path in folders]
+            made.append((path, keep))
+        shown = [path for path, back in made if not back and path in folders]
         return options + [option for path in shown for option in ("--remount-ro", str(path))]
 
     def command(self, cells_file: Path) -> tuple[list[str], dict[str, str], Path | None]:
