@@ -781,3 +781,21 @@ def test_two_gradings_at_once_never_share_a_sandbox_user(bubblewrap, tmp_path):
     book = gradebook_of(tmp_path / "out-honest" / "gradebook.csv")
     assert {float(row["total"]) for row in book.values()} == {FULL_MARKS}
     assert float(gradebook_of(tmp_path / "out-bombs" / "gradebook.csv")["d-honest"]["total"]) == FULL_MARKS
+
+
+# ------------------------------------------------------------ a solution checked once per course and limits
+def test_a_solution_that_passed_is_not_graded_again_with_the_same_course_and_limits(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    write_class(tmp_path / "rendus", [], ["alice"])
+    secret = tmp_path / "secret"
+    secret.write_bytes(SECRET)
+
+    def report(settings: GradingSettings) -> str:
+        out = tmp_path / "out" / "grades.csv"
+        grade(tmp_path / "rendus", SOLUTION.parent, out, sandboxed=False, secret_file=secret, settings=settings)
+        return (out.parent / "grading-report.txt").read_text(encoding="utf-8")
+
+    again = f"master {LESSON}.ipynb: passed its own cases in an earlier run"
+    assert again not in report(GradingSettings())
+    assert again in report(GradingSettings())
+    assert again not in report(GradingSettings(time_factor=3))  # other limits: checked again

@@ -577,6 +577,7 @@ def test_the_grading_summary_page_opens_offline_on_a_desktop_and_a_phone(tmp_pat
         folder.mkdir(parents=True)
         write_notebook(exercise_notebook(notebook) if stubs else notebook, folder / solution.name)
     monkeypatch.setenv("SUDOKU_COURSE_SECRET", "a secret of the site test")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # no record of the solution in the user's cache
     grade(tmp_path / "rendus", solution.parent, tmp_path / "out" / "grades.csv", sandboxed=False, progress=False)
     server, base = serve(tmp_path / "out")
     outside: list[str] = []  # requests off 127.0.0.1, refused
