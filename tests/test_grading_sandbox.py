@@ -544,7 +544,9 @@ def test_definitions_are_bounded_in_total_across_restarts():
         os.kill(os.getppid(), 9)  # kills the runner: every case restarts it, loading the definitions again
     """
     started = time.monotonic()
-    result = grade_demo(slow, GradingSettings(definition_limit=5, definitions_total=8))
+    # every case costs a restart: no cap on timed-out cases, so the definitions' total is what stops the grading
+    settings = GradingSettings(definition_limit=5, definitions_total=8, timeouts_per_exercise=100)
+    result = grade_demo(slow, settings)
     assert time.monotonic() - started < 40
     assert any("les définitions ont pris plus de 8 s en tout" in note for note in result.notes)
     assert result.status == "timeout"
