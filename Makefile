@@ -53,13 +53,14 @@ exercises: install ## regenerate exercises/ from solutions/
 	$(PY) -m sudoku_course.teaching.authoring solutions exercises
 
 # make grade SUBMISSIONS=dir/ [JOBS=2]   with dir/<student>/<NN-name>.ipynb  ->  grades.csv, gradebook.csv,
-# feedback/<student>/<NN-name>.html (each submission runs in a bubblewrap sandbox; see the README)
+# feedback/<student>/<NN-name>.html, summary.html (the class at a glance), grading-report.txt
+# (each submission runs in a bubblewrap sandbox; see the README)
 JOBS ?= 2
 # Paths given on the command line (SUBMISSIONS, SUBMISSION) reach the shell through the environment,
 # unexpanded ($(value)) and quoted: never as shell or make code (a folder named `cmd` or $(shell cmd) runs nothing).
 unexport SUBMISSION SUBMISSIONS
 grade: export SUBMISSIONS_PATH := $(value SUBMISSIONS)
-grade: install ## SUBMISSIONS=dir/ [JOBS=2]: grade each notebook in a sandbox -> grades.csv, gradebook.csv, feedback/
+grade: install ## SUBMISSIONS=dir/ [JOBS=2]: grade each notebook in a sandbox -> grades.csv, gradebook.csv, feedback/, summary.html
 	@test -n "$$SUBMISSIONS_PATH" || { echo "usage: make grade SUBMISSIONS=dir/   (dir/<student>/<NN-name>.ipynb)"; exit 2; }
 	$(PY) -m sudoku_course.teaching.grading "$$SUBMISSIONS_PATH" --master solutions --out grades.csv --jobs $(JOBS)
 

@@ -120,6 +120,18 @@ def bubblewrap() -> None:
         pytest.skip("bubblewrap is missing (apt-get install bubblewrap)")
 
 
+@pytest.fixture(scope="module", autouse=True)
+def grading_cache(request, tmp_path_factory):
+    """The grading tests' own cache folder: the grader records there the solutions that passed their own cases
+    (`reading.passed_record`), so no test reads a record of an earlier run or leaves one in the user's cache."""
+    if not request.module.__name__.startswith("test_grading"):
+        yield
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+        yield
+
+
 @pytest.fixture(scope="session")
 def package_view():
     """The sandbox's copy of the package (no references), for the session."""

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import html
 import json
 import os
+import re
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,6 +66,12 @@ def with_code(nb: nbformat.NotebookNode, **sources: str) -> nbformat.NotebookNod
     """The notebook with the cells of these ids (exercise_1=..., with _ for -) given new sources."""
     for cell_id, source in sources.items():
         cell(nb, cell_id.replace("_", "-")).source = source
+    return nb
+
+
+def with_cell(nb: nbformat.NotebookNode, source: str) -> nbformat.NotebookNode:
+    """The notebook with one more code cell, at the end."""
+    nb.cells.append(nbformat.v4.new_code_cell(source))
     return nb
 
 
@@ -204,6 +213,7 @@ def box_index(*args, **kwargs):
 def is_valid_solution(*args, **kwargs):
     pass"""
     return {
+        **ROUTES,
         "h-registry": {"exercise-1": registry, "exercise-2": ""},
         "h-escape": {"imports": escape, "exercise-1": "", "exercise-2": ""},
         "h-monkey": {"exercise-1": monkey, "exercise-2": ""},
@@ -214,6 +224,97 @@ def is_valid_solution(*args, **kwargs):
         "h-memory": {"exercise-2": memory},
         "h-exit": {"exercise-1": crash},
     }
+
+
+BOX_ANSWER = "layout(box_size).box_of(row, col)"  # the package's own answer (Exercise.answers)
+ROUTES = {
+    # names bound inside a block of the parameters cell (every statement of that cell runs)
+    "h-route-if": {
+        "parameters": "if True:\n    from sudoku_course.grid import layout\n"
+        f"    def box_index(row, col, box_size=3):\n        return {BOX_ANSWER}\n"
+        "    def is_valid_solution(grid, puzzle=None):\n        return grid.is_solved()",
+        "exercise-1": "",
+        "exercise-2": "",
+    },
+    "h-route-with": {
+        "parameters": "import contextlib\nwith contextlib.suppress(Exception):\n"
+        "    from sudoku_course.grid import layout\n"
+        f"    box_index = lambda row, col, box_size=3: {BOX_ANSWER}",
+        "exercise-1": "",
+    },
+    "h-route-try": {
+        "parameters": "try:\n    from sudoku_course.grid import layout\nexcept ImportError:\n    pass\nelse:\n"
+        f"    def box_index(row, col, box_size=3):\n        return {BOX_ANSWER}",
+        "exercise-1": "",
+    },
+    "h-route-for": {
+        "parameters": "for _ in range(1):\n    from sudoku_course.grid import layout\n"
+        f"    def box_index(row, col, box_size=3):\n        return {BOX_ANSWER}",
+        "exercise-1": "",
+    },
+    # names bound by `global` (or `nonlocal`) in a decorator's function, a class body, a nested function
+    "h-route-decorator": {
+        "exercise-1": "from sudoku_course.grid import layout\ndef install(function):\n    global box_index\n"
+        f"    def box_index(row, col, box_size=3):\n        return {BOX_ANSWER}\n    return function\n"
+        "@install\ndef unrelated():\n    pass",
+    },
+    "h-route-class": {
+        "exercise-1": "from sudoku_course.grid import layout\nclass Holder:\n    global box_index\n"
+        f"    def box_index(row, col, box_size=3):\n        return {BOX_ANSWER}",
+    },
+    "h-route-nested": {
+        "exercise-1": "from sudoku_course.grid import layout\ndef outer():\n    def inner():\n"
+        f"        global box_index\n        box_index = lambda row, col, box_size=3: {BOX_ANSWER}\n"
+        "    inner()\ndef unrelated(_=outer()):\n    pass",
+    },
+    # modules that import, unpickle or resolve a name given as text
+    "h-route-runpy": {
+        "exercise-1": "import runpy\ndef box_index(row, col, box_size=3):\n"
+        "    grid = runpy.run_module('sudoku_course.grid')\n    return grid['layout'](box_size).box_of(row, col)",
+    },
+    "h-route-pkgutil": {
+        "exercise-1": "import pkgutil\ndef box_index(row, col, box_size=3):\n"
+        "    return pkgutil.resolve_name('sudoku_course.grid:lay' + 'out')(box_size).box_of(row, col)",
+    },
+    "h-route-pickle": {
+        "exercise-1": "import pickle\ndef box_index(row, col, box_size=3):\n"
+        "    return pickle.loads(b'csudoku_course.grid\\nlay' + b'out\\n.')(box_size).box_of(row, col)",
+    },
+    "h-route-marshal": {
+        "exercise-1": "import marshal, types\nCODE = marshal.dumps(compile('from sudoku_course.grid import layout', "
+        "'x', 'exec'))\ndef box_index(row, col, box_size=3):\n    space = {}\n"
+        "    types.FunctionType(marshal.loads(CODE), space)()\n    return space['layout'](box_size).box_of(row, col)",
+    },
+    "h-route-copyreg": {
+        "exercise-1": "import copyreg, sudoku_course.grid as grid\ndef box_index(row, col, box_size=3):\n"
+        "    copyreg.pickle(type(grid.layout(box_size)), lambda layout: (print, ()))\n"
+        f"    return grid.{BOX_ANSWER}",
+    },
+    "h-route-builtins": {
+        "exercise-1": "def box_index(row, col, box_size=3):\n    run = __builtins__['ev' + 'al']\n"
+        "    return run('__import__(\"sudoku_course.grid\").grid.lay' + 'out')(box_size).box_of(row, col)",
+    },
+    "h-route-getattr": {
+        "parameters": "fetch = getattr",
+        "exercise-1": "import sudoku_course.grid as grid\ndef box_index(row, col, box_size=3):\n"
+        "    return fetch(fetch(grid, 'lay' + 'out')(box_size), 'box' + '_of')(row, col)",
+    },
+}
+LYING_ARRAY = """import numpy as np
+class Kept(np.ndarray):
+    def tolist(self):  # says the grid is still what it was
+        return self.before
+def is_valid_solution(grid, puzzle=None):
+    digits = set(range(1, grid.size + 1))
+    answer = all({int(grid.cells[r, c]) for r, c in unit} == digits for unit in grid.units)
+    answer = answer and (puzzle is None or bool((grid.cells == puzzle.cells)[puzzle.givens].all()))
+    before = grid.cells.tolist()
+    grid.cells[:] = 0  # zeroes the grid it must leave alone...
+    grid.cells = grid.cells.view(Kept)
+    grid.cells.before = before  # ... and lies about it
+    return answer"""
+ECHO_LINES = "\n".join(f"x{k} = !echo {'a' * 330}" for k in range(490))  # 168 KB of IPython syntax
+MAGIC_LINES = "\n".join(["%pwd"] * 600)  # past 500 changes, IPython gives up (RuntimeError)
 
 
 def checksums(*folders: Path) -> dict[str, str]:
@@ -242,9 +343,16 @@ def build_class(root: Path, outputs: Path) -> None:
     notebooks["h-ids"] = ids_forged
     for student, sources in hostile_sources(root, outputs).items():
         notebooks[student] = with_code(solution(), **{k.replace("-", "_"): v for k, v in sources.items()})
+    notebooks["h-liar"] = with_code(solution(), exercise_2=LYING_ARRAY)
+    notebooks["magics-490"] = with_cell(solution(), ECHO_LINES)
+    notebooks["magics-600"] = with_cell(solution(), MAGIC_LINES)
+    notebooks[os.fsdecode(b"caf\xe9")] = solution()  # shown as caf\xe9, like the next one
+    notebooks["caf\\xe9"] = solution()
     for student, nb in notebooks.items():
         (rendus / student).mkdir(parents=True)
         write_notebook(nb, rendus / student / f"{LESSON}.ipynb")
+    (rendus / ".cache").mkdir()
+    write_notebook(solution(), rendus / ".cache" / f"{LESSON}.ipynb")
     (rendus / "jean dupont").mkdir()
     (rendus / "jean dupont" / f"{LESSON}.ipynb").write_text(json.dumps(without_ids(solution())), encoding="utf-8")
     (rendus / "vincent").mkdir()
@@ -337,8 +445,13 @@ def test_nothing_outside_the_scratch_copies_changed(graded):
     assert (graded.outputs / "grades.csv").is_file() and not (graded.outputs / "grades.csv").is_symlink()
 
 
+CAFE, CAFE_TYPED = os.fsdecode(b"caf\xe9"), "caf\\xe9"  # two folders whose names are shown alike
+LABELS = {CAFE_TYPED: "caf\\xe9", CAFE: "caf\\xe9 (2)"}
+
+
 def test_every_student_has_a_row_and_every_exercise_a_column(graded):
-    students = sorted(p.name for p in (graded.root / "rendus").iterdir() if p.name != "notes.txt")
+    folders = [p.name for p in (graded.root / "rendus").iterdir() if p.name not in ("notes.txt", ".cache")]
+    students = sorted(LABELS.get(name, name) for name in folders)
     assert sorted(graded.gradebook) == students
     assert sorted({student for student, _ in graded.grades}) == students
     assert list(next(iter(graded.gradebook.values()))) == [
@@ -350,7 +463,19 @@ def test_every_student_has_a_row_and_every_exercise_a_column(graded):
         "flags",
     ]
     assert {float(row["maximum"]) for row in graded.gradebook.values()} == {FULL_MARKS}
-    assert "ignored" in graded.console and "notes.txt" in graded.console
+    assert "notes.txt: not a folder" in graded.console
+
+
+def test_a_hidden_folder_is_skipped_and_said_so(graded):
+    assert ".cache: a hidden entry (its name starts with a dot), not a student folder" in graded.console
+    assert not (graded.outputs / "feedback" / ".cache").exists()
+
+
+def test_folders_whose_names_are_shown_alike_are_two_students_with_a_suffix_and_a_warning(graded):
+    for folder, label in LABELS.items():
+        assert points(graded, label) == (BOX_POINTS, VALID_POINTS, FULL_MARKS), label
+        assert f"Correction de {LESSON} : {label}" in feedback(graded, folder)
+    assert "WARNING: caf\\xe9 (2): another folder's name is shown as caf\\xe9 too" in graded.console
 
 
 def test_honest_submissions_get_full_marks_whatever_their_nbformat(graded):
@@ -392,6 +517,26 @@ def test_reaching_the_registry_in_the_sandbox_forges_nothing_and_is_flagged(grad
     assert graded.gradebook["h-registry"]["flags"] == "flagged-dynamic: box_index; flagged-dynamic: is_valid_solution"
     assert "code dynamique" in feedback(graded, "h-registry") and "uses dynamic code" in graded.console
     assert {graded.grades[("h-registry", name)]["passed"] for name in ("box_index", "is_valid_solution")} == {"0"}
+
+
+@pytest.mark.parametrize("student", sorted(ROUTES))
+def test_every_route_to_an_answer_is_flagged_with_a_french_reason_and_earns_nothing(graded, student):
+    assert points(graded, student)[0] == 0
+    assert graded.grades[(student, "box_index")]["status"] == "flagged"
+    page = feedback(graded, student)
+    assert "réponse déjà écrite dans le paquet" in page or "code dynamique" in page
+
+
+def test_an_array_whose_tolist_lies_does_not_hide_a_grid_zeroed(graded):
+    assert points(graded, "h-liar") == (BOX_POINTS, 0, BOX_POINTS)
+    assert "une grille reçue a été modifiée" in feedback(graded, "h-liar")
+
+
+@pytest.mark.parametrize("student", ["magics-490", "magics-600"])
+def test_a_cell_full_of_ipython_syntax_is_left_unread_and_the_rest_graded(graded, student):
+    assert points(graded, student) == (BOX_POINTS, VALID_POINTS, FULL_MARKS)
+    assert "n&#x27;est pas lue (trop de syntaxe IPython" in feedback(graded, student)
+    assert student + f"/{LESSON}.ipynb: ok" in graded.console
 
 
 def test_using_the_package_answers_is_flagged_and_earns_nothing(graded):
@@ -552,3 +697,105 @@ def test_names_that_are_not_utf8_or_hold_formulas_or_newlines_lose_no_row(tmp_pa
     for name in names:
         page = (out / "feedback" / name / f"{LESSON}.html").read_text(encoding="utf-8")
         assert names[name].strip("'") in page.replace("&quot;", '"').replace("&#x27;", "'")
+
+
+# ------------------------------------------------------------ the class summary page
+def test_the_class_summary_is_a_french_page_without_hidden_values(graded):
+    page = (graded.outputs / "summary.html").read_text(encoding="utf-8")
+    assert '<html lang="fr">' in page and "Synthèse de la correction" in page
+    assert page.count("<svg") == 2 and "<metadata" not in page
+    assert not re.search(r"<script|(?:src|href)=\"(?!#)", page)  # nothing is fetched when it is opened
+    for heading in ("Répartition des totaux", "Taux de réussite par exercice", "Cas les plus souvent échoués"):
+        assert heading in page
+    assert "box_index" in page and "is_valid_solution" in page
+    failed = re.findall(r"<tr><td>(box_index|is_valid_solution)</td><td>(.*?)</td><td class=n>(\d+)</td></tr>", page)
+    public = {html.escape(case.label) for name in ("box_index", "is_valid_solution") for case in exercise(name).cases()}
+    assert failed and all(label in public or not re.search(r"\d", label) for _, label, _ in failed)
+    assert "Rendus signalés" in page and "h-answers" in page and "utilise la réponse du paquet" in page
+    assert "code dynamique" in page and "Temps par notebook" in page and "00-environnement" in page
+
+
+# ------------------------------------------------------------ a slot is clean before it is reused
+FORK_BOMB = """import os, time
+while True:  # forks until fork fails, each child sleeping
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        time.sleep(120)
+        os._exit(0)
+N_PUZZLES = 5"""
+
+
+def write_class(folder: Path, bombs: list[str], honest: list[str]) -> None:
+    for name in [*bombs, *honest]:
+        nb = with_code(solution(), parameters=FORK_BOMB) if name in bombs else solution()
+        (folder / name).mkdir(parents=True)
+        write_notebook(nb, folder / name / f"{LESSON}.ipynb")
+
+
+def gradebook_of(path: Path) -> dict[str, dict]:
+    with open(path, encoding="utf-8", newline="") as file:
+        return {row["student"]: row for row in csv.DictReader(file)}
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_honest_students_graded_after_a_fork_bomb_get_full_marks(bubblewrap, tmp_path, jobs):
+    """The bomb's sleeping children would fill its sandbox user's process limit: its slot is cleared before the
+    next student starts there. With two jobs, each slot grades a bomb first."""
+    bombs = ["a-bomb", "b-bomb"][:jobs]
+    write_class(tmp_path / "rendus", bombs, ["c-honest", "d-honest", "e-honest"])
+    secret = tmp_path / "secret"
+    secret.write_bytes(SECRET)
+    grade(tmp_path / "rendus", SOLUTION.parent, tmp_path / "out" / "grades.csv", jobs=jobs, secret_file=secret)
+    book = gradebook_of(tmp_path / "out" / "gradebook.csv")
+    for student in ("c-honest", "d-honest", "e-honest"):
+        assert float(book[student]["total"]) == FULL_MARKS, book[student]
+
+
+GRADE_ONE_CLASS = """import sys
+from sudoku_course.teaching.grading import grade
+grade(sys.argv[1], sys.argv[2], sys.argv[3], secret_file=sys.argv[4], progress=False)
+"""
+
+
+def test_two_gradings_at_once_never_share_a_sandbox_user(bubblewrap, tmp_path):
+    """One class holds fork bombs filling their sandbox user's process limit, the other is graded at the same
+    time: each grading process runs its sandboxes as a user of its own, so the second never notices."""
+    secret = tmp_path / "secret"
+    secret.write_bytes(SECRET)
+    write_class(tmp_path / "bombs", ["a-bomb", "b-bomb", "c-bomb"], ["d-honest"])
+    write_class(tmp_path / "honest", [], ["a-honest", "b-honest", "c-honest"])
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", GRADE_ONE_CLASS, str(tmp_path / name), str(SOLUTION.parent)]
+            + [str(tmp_path / f"out-{name}" / "grades.csv"), str(secret)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        for name in ("bombs", "honest")
+    ]
+    errors = [run.communicate(timeout=900)[1].decode(errors="replace") for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], errors
+    book = gradebook_of(tmp_path / "out-honest" / "gradebook.csv")
+    assert {float(row["total"]) for row in book.values()} == {FULL_MARKS}
+    assert float(gradebook_of(tmp_path / "out-bombs" / "gradebook.csv")["d-honest"]["total"]) == FULL_MARKS
+
+
+# ------------------------------------------------------------ a solution checked once per course and limits
+def test_a_solution_that_passed_is_not_graded_again_with_the_same_course_and_limits(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    write_class(tmp_path / "rendus", [], ["alice"])
+    secret = tmp_path / "secret"
+    secret.write_bytes(SECRET)
+
+    def report(settings: GradingSettings) -> str:
+        out = tmp_path / "out" / "grades.csv"
+        grade(tmp_path / "rendus", SOLUTION.parent, out, sandboxed=False, secret_file=secret, settings=settings)
+        return (out.parent / "grading-report.txt").read_text(encoding="utf-8")
+
+    again = f"master {LESSON}.ipynb: passed its own cases in an earlier run"
+    assert again not in report(GradingSettings())
+    assert again in report(GradingSettings())
+    assert again not in report(GradingSettings(time_factor=3))  # other limits: checked again

@@ -8,19 +8,22 @@ from functools import partial
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from sudoku_course.teaching.exercises import Exercise, exercise, lesson_exercises, load_all
+from sudoku_course.teaching.exercises import Exercise, exercise, lesson_exercises, load_all, plain
 from sudoku_course.teaching.exercises.common import calling
-from sudoku_course.teaching.grading.program import CodeCell, definitions, value_cells
+from sudoku_course.teaching.grading.program import CodeCell, as_python, definitions, value_cells
 from sudoku_course.teaching.grading.reading import (
     MAX_NOTEBOOK_BYTES,
     Rejected,
+    Student,
     Unreadable,
     find_students,
     notebook_cells,
     read_submission,
+    student_labels,
 )
 from sudoku_course.teaching.grading.scan import Findings, Scan, answers_used, dynamic_code, resolve_dotted
 
@@ -56,7 +59,9 @@ def test_only_parameters_imports_definitions_and_literal_constants_are_kept():
 
 def test_ipython_syntax_is_translated_and_a_broken_cell_is_skipped():
     cells = cells_of("%matplotlib inline\n!ls\ndef f():\n    return 1", "def g(:\n    pass", "def h():\n    return 2")
-    assert [getattr(chunk.statement, "name", None) for chunk in definitions(cells)] == ["f", "h"]
+    python, notes = as_python(cells)
+    assert [getattr(chunk.statement, "name", None) for chunk in definitions(python)] == ["f", "h"]
+    assert notes == ["la cellule 2 n'est pas du Python valide : ses définitions sont ignorées"]
 
 
 def test_annotations_are_never_evaluated_at_definition_time():
@@ -357,9 +362,13 @@ def test_links_folders_and_huge_files_are_rejected_and_unknown_names_reported(tm
     (root / "good" / ".ipynb_checkpoints").mkdir()
     (root / "everything").symlink_to(outside, target_is_directory=True)
     (root / "notes.txt").write_text("not a student", encoding="utf-8")
+    (root / ".git").mkdir()
 
-    students, ignored = find_students(root, ["00-demo"])
-    assert ignored == ["notes.txt"]
+    students, skipped = find_students(root, ["00-demo"])
+    assert skipped == {
+        ".git": "a hidden entry (its name starts with a dot), not a student folder",
+        "notes.txt": f"not a folder (expected {root}/<student>/<NN-name>.ipynb)",
+    }
     by_name = {student.name: student for student in students}
     assert sorted(by_name) == ["everything", "folder", "good", "hard", "huge", "linked"]
     assert by_name["good"].unknown == ["00-dmeo.ipynb"]
@@ -410,7 +419,9 @@ def test_the_runner_runs_definitions_value_cells_then_cases(monkeypatch, tmp_pat
     if os.fork() == 0:  # the runner empties the registry of its process: a child's, not this one's
         os.close(reading)
         try:
-            serve({"cells": str(tmp_path / "cells.json"), "seed": None, "steps": steps}, partial(os.write, writing))
+            lessons = ["sudoku_course.teaching.exercises.lesson00"]
+            request = {"cells": str(tmp_path / "cells.json"), "seed": None, "lessons": lessons, "steps": steps}
+            serve(request, partial(os.write, writing))
         finally:
             os._exit(0)
     os.close(writing)
@@ -483,3 +494,230 @@ def test_inputs_kept_are_judged_from_the_data_returned_not_from_a_flag_computed_
     assert {detail.detail for detail in report.details} == {
         "une grille reçue a été modifiée : une vérification ne doit rien changer"
     }
+
+
+def test_folders_shown_alike_get_labels_of_their_own_and_a_warning():
+    names = ["alice", "caf\\xe9", os.fsdecode(b"caf\xe9"), "caf\\xe9 (2)"]
+    labels, warnings = student_labels([Student(name, Path(name)) for name in names])
+    assert labels == {
+        "alice": "alice",
+        "caf\\xe9": "caf\\xe9",
+        os.fsdecode(b"caf\xe9"): "caf\\xe9 (2)",
+        "caf\\xe9 (2)": "caf\\xe9 (2) (2)",
+    }
+    assert len(set(labels.values())) == len(names) and len(warnings) == 2
+
+
+# ------------------------------------------------------------ every parse of student text bounded
+ECHO_CELL = "\n".join(f"x{k} = !echo {'a' * 330}" for k in range(490))
+
+
+@pytest.mark.parametrize("source", [ECHO_CELL, "\n".join(["%pwd"] * 600)])
+def test_a_cell_too_costly_to_translate_is_left_unread_without_calling_ipython(monkeypatch, source):
+    from sudoku_course.teaching.grading import program
+
+    translated = []
+    monkeypatch.setattr(program, "_translated", translated.append)
+    cells = cells_of("def f():\n    return 1", source, "%matplotlib inline\ndef g():\n    return 2")
+    python, notes = as_python(cells)
+    assert translated == [cells[2].source]  # the cheap cell only
+    assert notes[0] == (
+        "la cellule 2 n'est pas lue (trop de syntaxe IPython, % ou !, dans le notebook) : ses définitions sont ignorées"
+    )
+
+
+def test_an_error_of_ipythons_translation_is_a_note_not_a_crash(monkeypatch):
+    from IPython.core import inputtransformer2
+
+    monkeypatch.setattr(inputtransformer2, "TRANSFORM_LOOP_LIMIT", 3)  # 500 in IPython: then RuntimeError
+    python, notes = as_python(cells_of("\n".join(["%pwd"] * 5) + "\ndef f():\n    return 1"))
+    assert notes == ["la cellule 1 n'est pas du Python valide : ses définitions sont ignorées"]
+    assert definitions(python) == []
+
+
+def test_the_runner_receives_the_cells_in_python():
+    python, _ = as_python(cells_of("%matplotlib inline\nx = !ls\ndef f():\n    return 1"))
+    assert "get_ipython()" in python[0].source and "%" not in python[0].source
+    assert [chunk.statement.name for chunk in definitions(python)] == ["f"]
+
+
+# ------------------------------------------------------------ the answers scan, closed on every route
+BOX_BY_LAYOUT = "layout(box_size).box_of(row, col)"
+ROUTES = {
+    "if": (
+        "if True:\n    from sudoku_course.grid import layout\n"
+        f"    def box_index(row, col, box_size=3):\n        return {BOX_BY_LAYOUT}",
+        "",
+    ),
+    "with": (
+        "import contextlib\nwith contextlib.suppress(Exception):\n    from sudoku_course.grid import layout\n"
+        f"    box_index = lambda row, col, box_size=3: {BOX_BY_LAYOUT}",
+        "",
+    ),
+    "try": (
+        "try:\n    from sudoku_course.grid import layout\nexcept ImportError:\n    pass\n"
+        f"else:\n    def box_index(row, col, box_size=3):\n        return {BOX_BY_LAYOUT}",
+        "",
+    ),
+    "for": (
+        "for _ in range(1):\n    from sudoku_course.grid import layout\n"
+        f"    def box_index(row, col, box_size=3):\n        return {BOX_BY_LAYOUT}",
+        "",
+    ),
+    "walrus": (
+        "N = 1",
+        "from sudoku_course.grid import layout\n"
+        f"def unrelated(_=(box_index := lambda row, col, box_size=3: {BOX_BY_LAYOUT})):\n    pass",
+    ),
+    "decorator": (
+        "N = 1",
+        "from sudoku_course.grid import layout\ndef install(function):\n    global box_index\n"
+        f"    def box_index(row, col, box_size=3):\n        return {BOX_BY_LAYOUT}\n    return function\n"
+        "@install\ndef unrelated():\n    pass",
+    ),
+    "class body": (
+        "N = 1",
+        "from sudoku_course.grid import layout\nclass Holder:\n    global box_index\n"
+        f"    def box_index(row, col, box_size=3):\n        return {BOX_BY_LAYOUT}",
+    ),
+    "nested": (
+        "N = 1",
+        "from sudoku_course.grid import layout\ndef outer():\n    def inner():\n"
+        f"        global box_index\n        box_index = lambda row, col, box_size=3: {BOX_BY_LAYOUT}\n"
+        "    inner()\ndef unrelated(_=outer()):\n    pass",
+    ),
+    "nonlocal": (
+        "N = 1",
+        "from sudoku_course.grid import layout\ndef outer():\n    box_index = None\n"
+        "    def inner():\n        nonlocal box_index\n"
+        f"        box_index = lambda row, col, box_size=3: {BOX_BY_LAYOUT}\n    inner()",
+    ),
+    "runpy": (
+        "N = 1",
+        "import runpy\ndef box_index(row, col, box_size=3):\n"
+        "    return runpy.run_module('sudoku_course.grid')['layout'](box_size).box_of(row, col)",
+    ),
+    "pkgutil": (
+        "N = 1",
+        "from pkgutil import resolve_name\ndef box_index(row, col, box_size=3):\n"
+        "    return resolve_name('sudoku_course.grid:lay' + 'out')(box_size).box_of(row, col)",
+    ),
+    "pickle": (
+        "N = 1",
+        "import pickle as p\ndef box_index(row, col, box_size=3):\n"
+        "    return p.loads(b'csudoku_course.grid\\nlay' + b'out\\n.')(box_size).box_of(row, col)",
+    ),
+    "marshal": ("N = 1", "import marshal\ndef box_index(row, col, box_size=3):\n    return marshal.loads(b'')"),
+    "copyreg": (
+        "N = 1",
+        "from copyreg import _reconstructor\ndef box_index(row, col, box_size=3):\n    return _reconstructor",
+    ),
+    "builtins subscript": (
+        "N = 1",
+        "def box_index(row, col, box_size=3):\n    return __builtins__['ev' + 'al']('row + col')",
+    ),
+    "getattr renamed": (
+        "fetch = getattr",
+        "import sudoku_course.grid as grid\ndef box_index(row, col, box_size=3):\n"
+        "    return fetch(fetch(grid, 'lay' + 'out')(box_size), 'box' + '_of')(row, col)",
+    ),
+    "getattr passed": (
+        "N = 1",
+        "import functools, sudoku_course.grid as grid\ndef box_index(row, col, box_size=3):\n"
+        "    return functools.partial(getattr, grid)('lay' + 'out')(box_size).box_of(row, col)",
+    ),
+    "getattribute": (
+        "N = 1",
+        "import sudoku_course.grid as grid\ndef box_index(row, col, box_size=3):\n"
+        "    return object.__getattribute__(grid, 'lay' + 'out')(box_size).box_of(row, col)",
+    ),
+}
+
+
+@pytest.mark.parametrize("route", sorted(ROUTES))
+def test_every_route_to_an_answer_or_to_hidden_code_is_found(route):
+    parameters, code = ROUTES[route]
+    cells = cells_of(parameters, code, tags={0: ["parameters"]})
+    found = Scan(cells).findings(BOX)
+    assert found.answers or found.dynamic, route
+
+
+def test_names_bound_in_an_unrelated_function_do_not_pull_its_code_in():
+    cells = cells_of(
+        "import numpy as np\ndef plot(name):\n    box_index = 0\n    return getattr(np, name)",
+        "def box_index(row, col, box_size=3):\n    return (row // box_size) * box_size + col // box_size",
+    )
+    assert Scan(cells).findings(BOX) == Findings()
+
+
+# ------------------------------------------------------------ plain data, by the base types' own methods
+class LyingArray(np.ndarray):
+    def tolist(self):
+        return [[1, 2], [3, 4]]
+
+    def __iter__(self):
+        return iter([[1, 2], [3, 4]])
+
+
+class LyingList(list):
+    def __iter__(self):
+        return iter([1, 2, 3])
+
+
+class LyingDict(dict):
+    def items(self):
+        return [("a", 1)]
+
+
+class LyingInt(np.int64):
+    def __int__(self):
+        return 7
+
+    __index__ = __int__
+
+    def item(self):
+        return 7
+
+
+def test_plain_data_never_calls_a_method_of_the_object():
+    assert plain(np.zeros((2, 2), dtype=int).view(LyingArray)) == [[0, 0], [0, 0]]
+    assert plain(LyingList([9])) == [9]
+    assert plain(LyingDict(b=2)) == {"b": 2}
+    assert plain(LyingInt(3)) == 3 and type(plain(LyingInt(3))) is int
+    assert plain(np.array([np.float32(0.5), None], dtype=object)) == [0.5, None]
+
+
+def test_an_input_whose_class_the_call_changed_is_not_plain_data():
+    from sudoku_course.grid import SudokuGrid
+    from sudoku_course.teaching.exercises import NotPlainError
+    from sudoku_course.teaching.exercises.common import as_data, temoin
+
+    class Kept(SudokuGrid):
+        pass
+
+    grid = temoin()
+    assert as_data(grid)["cells"] == grid.cells.tolist()
+    grid.cells = grid.cells.view(LyingArray)
+    assert as_data(grid)["cells"] == temoin().cells.tolist()  # the values it holds, not what tolist says
+    grid.__class__ = Kept
+    with pytest.raises(NotPlainError):
+        as_data(grid)
+
+
+def test_a_function_that_zeroes_its_grid_behind_an_array_whose_tolist_lies_fails_every_case(not_strict):
+    from sudoku_course.teaching.checks import evaluate
+
+    class Kept(np.ndarray):
+        def tolist(self):
+            return self.before
+
+    def keep_lie(grid, puzzle=None):
+        answer = grid.is_solved() and (puzzle is None or bool((grid.cells == puzzle.cells)[puzzle.givens].all()))
+        before = grid.cells.tolist()
+        grid.cells[:] = 0
+        grid.cells = grid.cells.view(Kept)
+        grid.cells.before = before
+        return answer
+
+    report = evaluate(exercise("is_valid_solution"), [keep_lie], seed=5)
+    assert report.passed == 0

@@ -7,9 +7,14 @@ developer's machine and fail under CI=true (`.ci/run` installs it).
 
 from __future__ import annotations
 
+import fcntl
+import importlib
 import json
 import os
+import pickle
 import socket
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -17,9 +22,33 @@ import pytest
 
 from sudoku_course.teaching.grading import view
 from sudoku_course.teaching.grading.program import CodeCell, definitions
-from sudoku_course.teaching.grading.sandbox import UID_BASE, Sandbox, course_folder, parse_message, probe
+from sudoku_course.teaching.grading.sandbox import (
+    LOCKS,
+    RunnerProcess,
+    Sandbox,
+    course_folder,
+    parse_message,
+    probe,
+    sandbox_uid,
+)
 from sudoku_course.teaching.grading.settings import GradingSettings
 from sudoku_course.teaching.isolation import CRASH, ERROR, TIMEOUT, VALUE, Outcome
+
+LESSON00 = "sudoku_course.teaching.exercises.lesson00"
+
+
+def start_probe(
+    body: str, sandbox: Sandbox, tmp_path: Path, case_limit: float = 30, seed: int | None = None
+) -> tuple[RunnerProcess, int]:
+    """A runner started on: setup, the definitions of `body` (one chunk per statement), then case 0 of
+    box_index; and its number of steps."""
+    cells = [CodeCell(0, "probe", (), textwrap.dedent(body))]
+    cells_file = tmp_path / "submission.json"
+    cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
+    sandbox.own_scratch(cells_file)
+    steps = [["setup"], *(["chunk", j] for j in range(len(definitions(cells)))), ["case", "box_index", 0, case_limit]]
+    request = {"seed": seed, "lessons": [LESSON00], "steps": steps}
+    return sandbox.start(cells_file, request, tmp_path / "log"), len(steps)
 
 
 def run_probe(
@@ -32,15 +61,9 @@ def run_probe(
     seed: int | None = None,
 ) -> list[Outcome]:
     """Outcomes of: setup, the definitions of `body` (one chunk per statement), then case 0 of box_index."""
-    source = textwrap.dedent(body)
-    cells = [CodeCell(0, "probe", (), source)]
-    cells_file = tmp_path / "submission.json"
-    cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
-    sandbox.own_scratch(cells_file)
-    steps = [["setup"], *(["chunk", j] for j in range(len(definitions(cells)))), ["case", "box_index", 0, case_limit]]
-    runner = sandbox.start(cells_file, {"seed": seed, "steps": steps}, tmp_path / "log")
+    runner, count = start_probe(body, sandbox, tmp_path, case_limit, seed)
     try:
-        return [runner.answer(index, 60 if index == 0 else time_limit) for index in range(len(steps))]
+        return [runner.answer(index, 60 if index == 0 else time_limit) for index in range(count)]
     finally:
         runner.stop()
 
@@ -107,8 +130,15 @@ def test_course_folder_submissions_secret_are_hidden_and_the_system_is_read_only
     assert found["package"] == found["new file in package"] == found["venv"] == "OSError"
     assert found["scratch"] == "None"
     if os.geteuid() == 0:
-        assert found["shadow"] == "PermissionError" and found["uid"] == UID_BASE  # slot 0's own user
+        assert found["shadow"] == "PermissionError" and found["uid"] == sandbox_uid()  # this process's own user
     assert (course / "solutions" / "00-environnement.ipynb").read_text(encoding="utf-8") == "the master"
+
+
+def test_a_course_beside_its_secret_in_one_hidden_folder_leaves_the_sandbox_working(bubblewrap, package_view):
+    """The course and the secret side by side in one folder (a temporary folder, say), all three hidden: the
+    Python environment inside the course comes back, walkable by the runner's user, and the probe starts."""
+    course = course_folder()
+    probe(Sandbox((course.parent, course, course.parent / "grading-secret"), package=package_view))
 
 
 def test_the_puzzle_banks_come_back_read_only_inside_a_hidden_course_folder(bubblewrap, secret_place, tmp_path):
@@ -162,11 +192,13 @@ def test_the_seed_and_the_references_are_not_in_the_runners_memory(bubblewrap, t
 
 # ------------------------------------------------------------ the wall: no reference inside the sandbox
 REFERENCE = "sudoku_course.teaching.exercises.lesson02.references"
+PICKLED = pickle.dumps(importlib.import_module(REFERENCE).metropolis_accept, protocol=5)
 WALL_PROBE = f"""
-import gc, importlib, importlib.util, pathlib, pickle, pkgutil, runpy, sys
+import copyreg, gc, importlib, importlib.util, marshal, pathlib, pickle, pkgutil, runpy, sys
 import sudoku_course
 import sudoku_course.teaching.exercises as registry
 REFERENCE = {REFERENCE!r}
+PICKLED = {PICKLED!r}
 def attempt(action):
     try:
         return repr(action())[:200]
@@ -177,6 +209,7 @@ def box_index(row, col, box_size=3):
     lesson = package / "teaching" / "exercises" / "lesson02"
     files = [path for path in package.rglob("*") if path.is_file()]
     walked = [name for _, name, _ in pkgutil.walk_packages(registry.__path__, registry.__name__ + ".")]
+    fetch = getattr
     return {{
         "import": attempt(lambda: __import__(REFERENCE, fromlist=["metropolis_accept"]).metropolis_accept),
         "from import": attempt(lambda: exec("from " + REFERENCE + " import metropolis_accept", {{}})),
@@ -192,6 +225,15 @@ def box_index(row, col, box_size=3):
         "reference sources": [str(p.relative_to(package)) for p in files
                               if "def metropolis_accept(" in p.read_text(errors="replace")],
         "unpickle": attempt(lambda: pickle.loads(b"c" + REFERENCE.encode() + b"\\nmetropolis_accept\\n.")),
+        "unpickle protocol 5": attempt(lambda: pickle.loads(PICKLED)),
+        "copyreg": attempt(lambda: copyreg._reconstructor(object, object, None) and pickle.loads(PICKLED)),
+        "marshal": attempt(lambda: marshal.loads(open(importlib.util.cache_from_source(
+            str(lesson / "references.py")), "rb").read()[16:])),
+        "eval": attempt(lambda: __builtins__["ev" + "al"]("__import__(REFERENCE, fromlist=['x'])").metropolis_accept),
+        "getattr renamed": attempt(lambda: fetch(importlib.import_module(REFERENCE.rpartition(".")[0]),
+                                                "refer" + "ences")),
+        "registry": attempt(lambda: [item.references for item in registry.load_all().values()]),
+        "get_data": attempt(lambda: pkgutil.get_data(registry.__name__ + ".lesson02", "references.py")),
         "modules": [name for name in sys.modules if name.endswith(".references")],
         "cases": attempt(lambda: importlib.import_module("sudoku_course.teaching.exercises.lesson02.cases")
                          .metropolis_cases(None)[0].label),
@@ -236,11 +278,20 @@ def test_no_reference_can_be_read_from_the_packages_files_in_the_sandbox(wall):
 
 def test_no_reference_can_be_unpickled_in_the_sandbox(wall):
     assert wall["unpickle"] in UNREACHABLE and wall["modules"] == []
+    assert wall["unpickle protocol 5"] in UNREACHABLE and wall["copyreg"] in UNREACHABLE
+
+
+def test_no_reference_can_be_reached_by_the_routes_the_scan_closes_either(wall):
+    """`__builtins__['ev' + 'al']`, getattr under another name, compiled files (marshal), the registry's own
+    `Exercise.references`, pkgutil's data: from inside the sandbox, none finds a reference."""
+    assert wall["eval"] in UNREACHABLE and wall["registry"] in UNREACHABLE
+    assert wall["getattr renamed"] == "AttributeError"  # the lesson package holds no `references`
+    assert wall["marshal"] == "FileNotFoundError" and wall["get_data"] in (*UNREACHABLE, "OSError")
 
 
 def test_the_same_probe_finds_the_references_when_the_sandbox_shows_the_real_package(bubblewrap, tmp_path):
     found = probe_value(WALL_PROBE, Sandbox(package=view.package_folder()), tmp_path)
-    for way in ("import", "importlib", "run_module", "resolve_name", "unpickle"):
+    for way in ("import", "importlib", "run_module", "resolve_name", "unpickle", "unpickle protocol 5", "eval"):
         assert found[way].startswith("<function metropolis_accept"), way
     assert "teaching/exercises/lesson02/references.py" in found["reference files"]  # run_path: relative imports fail
     assert found["reference sources"] == ["teaching/exercises/lesson02/references.py"]
@@ -315,7 +366,8 @@ def test_a_case_that_kills_python_costs_that_case_only(bubblewrap, tmp_path, pac
     cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
     Sandbox(package=package_view).own_scratch(cells_file)
     steps = [["setup"], ["chunk", 0], ["chunk", 1], ["case", "box_index", 0, 5], ["case", "box_index", 1, 5]]
-    runner = Sandbox(package=package_view).start(cells_file, {"seed": None, "steps": steps}, tmp_path / "log")
+    request = {"seed": None, "lessons": [LESSON00], "steps": steps}
+    runner = Sandbox(package=package_view).start(cells_file, request, tmp_path / "log")
     try:
         outcomes = [runner.answer(index, 30) for index in range(len(steps))]
     finally:
@@ -376,83 +428,58 @@ def root_only():
         pytest.skip("a grader that is not root runs every sandbox as itself (user namespace)")
 
 
-HOG = """
-import os, time
+RESERVE = "from sudoku_course.teaching.grading.sandbox import sandbox_uid; print(sandbox_uid(), flush=True); input()"
+
+
+def test_each_grading_process_runs_its_sandboxes_as_a_user_of_its_own_while_it_lives():
+    """Two gradings at once, or two workers of one, never share a user: its process limit counts one sandbox
+    only, and clearing a sandbox kills that sandbox's processes only."""
+    root_only()
+    others = [subprocess.Popen([sys.executable, "-c", RESERVE], stdin=subprocess.PIPE, stdout=subprocess.PIPE)]
+    others.append(subprocess.Popen([sys.executable, "-c", RESERVE], stdin=subprocess.PIPE, stdout=subprocess.PIPE))
+    try:
+        users = [int(other.stdout.readline()) for other in others]
+    finally:
+        for other in others:
+            other.communicate(b"\n", timeout=60)  # the process ends: its lock is released
+    assert len({sandbox_uid(), *users}) == 3
+    for user in users:
+        with open(LOCKS / str(user)) as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free again
+
+
+MEMORY_HOG = """
+import os
 def box_index(row, col, box_size=3):
-    children = 0
-    while children < 1000:
-        try:
-            pid = os.fork()
-        except OSError:
-            break
+    children = []
+    for _ in range(3):  # 3 x 250 MB: each under RLIMIT_AS, together over the cgroup's 600 MB
+        pid = os.fork()
         if pid == 0:
-            time.sleep(60)
+            block = bytearray(250 << 20)
+            for i in range(0, len(block), 4096):
+                block[i] = 1
             os._exit(0)
-        children += 1
-    return children
+        children.append(pid)
+    return sorted(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children)
 """
 
 
-def test_each_job_slot_has_its_own_user_so_a_fork_hog_does_not_starve_another_sandbox(
+def test_a_runner_has_cgroups_bounding_its_processes_and_memory_removed_after_its_last_process(
     bubblewrap, tmp_path, package_view
 ):
     root_only()
-    from sudoku_course.teaching.grading import sandbox as sandboxes
-
-    limits = GradingSettings()
-    runners = {}
-    for slot, body in ((0, HOG), (1, "def box_index(row, col, box_size=3):\n    return 0")):
-        sandboxes._slot = slot
-        folder = tmp_path / str(slot)
-        folder.mkdir()
-        cells_file = folder / "submission.json"
-        cells = [CodeCell(0, "probe", (), textwrap.dedent(body))]
-        cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
-        sandbox = Sandbox(package=package_view, settings=limits)
-        sandbox.own_scratch(cells_file)
-        steps = [["setup"], *(["chunk", j] for j in range(len(definitions(cells)))), ["case", "box_index", 0, 30]]
-        runners[slot] = (sandbox.start(cells_file, {"seed": None, "steps": steps}, folder / "log"), len(steps))
-    sandboxes._slot = 0
-    try:
-        hog, honest = ([runner.answer(i, 60) for i in range(count)] for runner, count in runners.values())
-    finally:
-        for runner, _ in runners.values():
-            runner.stop()
-        sandboxes.remove_cgroups(os.getpid())
-    assert honest[-1] == Outcome(VALUE, 0)
-    assert hog[-1].kind == VALUE and hog[-1].value < limits.processes
-    assert sandboxes.sandbox_uid() == UID_BASE
-
-
-def test_a_sandbox_has_its_own_cgroup_bounding_its_processes_and_memory(bubblewrap, tmp_path, package_view):
-    root_only()
-    from sudoku_course.teaching.grading.sandbox import cgroups, remove_cgroups
-
     limits = GradingSettings(memory_mb=600)
-    remove_cgroups(os.getpid())  # fresh groups: none left over by an earlier test of this worker
-    groups = cgroups(limits)
+    runner, count = start_probe(MEMORY_HOG, Sandbox(package=package_view, settings=limits), tmp_path)
+    try:
+        groups = runner.groups
+        maxima = [(group / "pids.max").read_text().strip() for group in groups if (group / "pids.max").exists()]
+        outcome = [runner.answer(index, 60) for index in range(count)][-1]
+    finally:
+        runner.stop()
     if not groups:
         pytest.skip("no writable cgroup controller here: the README says what stays unbounded")
-    outcome = run_probe(
-        """
-        import os
-        def box_index(row, col, box_size=3):
-            children = []
-            for _ in range(3):  # 3 x 250 MB: each under RLIMIT_AS, together over the cgroup's 600 MB
-                pid = os.fork()
-                if pid == 0:
-                    block = bytearray(250 << 20)
-                    for i in range(0, len(block), 4096):
-                        block[i] = 1
-                    os._exit(0)
-                children.append(pid)
-            return sorted(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children)
-        """,
-        Sandbox(package=package_view, settings=limits),
-        tmp_path,
-    )[-1]
-    assert any((group / "pids.max").read_text().strip() == str(limits.processes) for group in groups)
-    remove_cgroups(os.getpid())
+    assert maxima == [str(limits.processes)]
+    assert not any(group.exists() for group in groups)
     killed = outcome.kind == CRASH or (outcome.kind == VALUE and -9 in outcome.value)
     assert killed, outcome  # the kernel killed a child, or the case: the sandbox as a whole is bounded
 
@@ -480,7 +507,7 @@ def test_scratch_copies_are_private_even_when_tmpdir_is_not_tmp(bubblewrap, tmp_
     Sandbox(package=package_view).own_scratch(scratch, cells_file)
     assert (scratch.stat().st_mode & 0o777, cells_file.stat().st_mode & 0o777) == (0o700, 0o600)
     if os.geteuid() == 0:
-        assert cells_file.stat().st_uid == UID_BASE
+        assert cells_file.stat().st_uid == sandbox_uid()
 
 
 # ------------------------------------------------------------ the grader stays bounded
@@ -517,7 +544,75 @@ def test_definitions_are_bounded_in_total_across_restarts():
         os.kill(os.getppid(), 9)  # kills the runner: every case restarts it, loading the definitions again
     """
     started = time.monotonic()
-    result = grade_demo(slow, GradingSettings(definition_limit=5, definitions_total=8))
+    # every case costs a restart: no cap on timed-out cases, so the definitions' total is what stops the grading
+    settings = GradingSettings(definition_limit=5, definitions_total=8, timeouts_per_exercise=100)
+    result = grade_demo(slow, settings)
     assert time.monotonic() - started < 40
     assert any("les définitions ont pris plus de 8 s en tout" in note for note in result.notes)
     assert result.status == "timeout"
+
+
+SLOW_TO_READ = """
+%pwd
+def box_index(row, col, box_size=3):
+    return (row // box_size) * box_size + col // box_size
+"""
+
+
+def test_reading_a_notebook_is_bounded_by_the_notebooks_time_limit(monkeypatch):
+    """The text is read (IPython's translation, the scan) in a child process: one that takes too long is a
+    French verdict of that notebook, and the grader goes on."""
+    import time
+
+    from sudoku_course.teaching.grading import program
+
+    monkeypatch.setattr(program, "_translated", lambda source: time.sleep(60))  # the child inherits it
+    result = grade_demo(SLOW_TO_READ, GradingSettings(notebook_limit=2))
+    assert result.status == "timeout" and result.points == 0
+    assert result.notes == ["la lecture du notebook a dépassé le temps accordé (2 s) : il n'a pas été corrigé"]
+
+
+def test_an_error_while_reading_a_notebook_is_a_french_verdict_not_a_crash_of_the_grader(monkeypatch):
+    from sudoku_course.teaching.grading import scan
+
+    def broken(cells, items):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(scan, "read_code", broken)
+    result = grade_demo(SLOW_TO_READ, GradingSettings())
+    assert result.status == "crash" and "RecursionError" in result.problem
+    assert result.notes == ["le notebook n'a pas pu être lu pour la correction : il n'a pas été corrigé"]
+
+
+class FailsToStartOnce(Sandbox):
+    """A sandbox whose first runner cannot start (as when a slot has no process left)."""
+
+    starts: list = []  # noqa: RUF012 (shared on purpose: the sandbox is a frozen dataclass)
+
+    def command(self, cells_file: Path):
+        self.starts.append(cells_file)
+        command, environment, cwd = super().command(cells_file)
+        return (["false"] if len(self.starts) == 1 else command), environment, cwd
+
+
+def test_a_setup_that_fails_is_tried_once_more_on_a_clean_slot():
+    from sudoku_course.teaching.grading import grade_notebook
+    from sudoku_course.teaching.grading.plan import GradingPlan, Task
+
+    cells = [CodeCell(0, "exercise-1", (), SLOW_TO_READ.replace("%pwd\n", ""))]
+    task = Task("demo", "00-environnement", cells, ["box_index"], None)
+    FailsToStartOnce.starts.clear()
+    result = grade_notebook(task, GradingPlan(FailsToStartOnce(enabled=False)))
+    assert len(FailsToStartOnce.starts) == 2
+    assert result.status == "ok" and result.points == result.max_points
+
+
+def test_after_two_cases_out_of_time_an_exercises_other_cases_are_not_run():
+    endless = "import itertools\ndef box_index(row, col, box_size=3):\n    return sum(itertools.count())\n"
+    result = grade_demo(endless, GradingSettings(time_factor=0.5))
+    (item,) = result.exercises
+    assert [case.verdict for case in item.cases] == ["trop lent"] * 2 + ["non lancé"] * (len(item.cases) - 2)
+    assert item.points == 0 and item.status == "timeout"
+    assert f"l'exercice box_index : 2 cas ont dépassé le temps accordé, ses {len(item.cases) - 2} autres cas" in (
+        " ".join(result.notes)
+    )

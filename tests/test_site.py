@@ -578,3 +578,64 @@ def test_the_archive_installs_in_a_fresh_environment_and_runs_exercise_00(instal
     outputs = [output for cell in nbformat.read(executed, as_version=4).cells for output in cell.get("outputs", [])]
     assert not [output for output in outputs if output.output_type == "error"]
     assert "pas encore fait" in str(outputs)
+
+
+def test_the_grading_summary_page_opens_offline_on_a_desktop_and_a_phone(tmp_path, monkeypatch):
+    """`make grade` writes summary.html beside its other outputs: one French page, its charts inline (SVG)."""
+    chromium = chromium_or_skip()
+    from playwright.sync_api import sync_playwright
+
+    from sudoku_course.teaching.authoring import exercise_notebook
+    from sudoku_course.teaching.grading import grade
+    from sudoku_course.teaching.notebooks import write_notebook
+
+    solution = ROOT / "solutions" / "00-environnement.ipynb"
+    for student, stubs in (("alice", False), ("bob", True)):
+        notebook = nbformat.read(solution, as_version=4)
+        folder = tmp_path / "rendus" / student
+        folder.mkdir(parents=True)
+        write_notebook(exercise_notebook(notebook) if stubs else notebook, folder / solution.name)
+    monkeypatch.setenv("SUDOKU_COURSE_SECRET", "a secret of the site test")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # no record of the solution in the user's cache
+    grade(tmp_path / "rendus", solution.parent, tmp_path / "out" / "grades.csv", sandboxed=False, progress=False)
+    server, base = serve(tmp_path / "out")
+    outside: list[str] = []  # requests off 127.0.0.1, refused
+
+    def refuse(route) -> None:
+        outside.append(route.request.url)
+        route.abort()
+
+    facts = {}
+    root_flags = ["--no-sandbox"] if os.geteuid() == 0 else []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=str(chromium), headless=True, args=[*CHROMIUM_FLAGS, *root_flags]
+            )
+            for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+                context = browser.new_context(viewport=viewport)
+                context.route(re.compile(r"^(?!http://127\.0\.0\.1[:/])"), refuse)
+                page = context.new_page()
+                errors: list[str] = []
+                page.on("console", lambda message: message.type == "error" and errors.append(message.text))  # noqa: B023
+                page.on("pageerror", lambda error: errors.append(str(error)))  # noqa: B023
+                page.goto(base + "summary.html", wait_until="networkidle")
+                facts[name] = page.evaluate(
+                    """() => ({
+                      title: document.title, lang: document.documentElement.lang,
+                      charts: Array.from(document.querySelectorAll("svg"), svg => svg.getBoundingClientRect().width),
+                      headings: Array.from(document.querySelectorAll("h2"), h => h.textContent),
+                      page_width: document.documentElement.scrollWidth,
+                      screen_width: document.documentElement.clientWidth,
+                    })"""
+                )
+                facts[name]["errors"] = errors
+            browser.close()
+    finally:
+        server.shutdown()
+    assert outside == []
+    for name, seen in facts.items():
+        assert seen["title"] == "Synthèse de la correction" and seen["lang"] == "fr", name
+        assert len(seen["charts"]) == 2 and all(width > 100 for width in seen["charts"]), (name, seen["charts"])
+        assert "Cas les plus souvent échoués" in seen["headings"] and "Temps par notebook" in seen["headings"]
+        assert seen["errors"] == [] and seen["page_width"] <= seen["screen_width"], (name, seen)

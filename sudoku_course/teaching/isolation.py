@@ -7,8 +7,9 @@ and yields one `Outcome` per call: the value it returned (sent back by
 pickle), the exception it raised (its type name and message only), a
 timeout (the child is killed and the next call starts in a fresh child), or
 a crash (the child died, for example through `os._exit` or a segmentation
-fault). The child inherits everything from this process by `fork`, so the
-calls need not be picklable; only their results must be.
+fault, or could not start: the student's code took every process). The child
+inherits everything from this process by `fork`, so the calls need not be
+picklable; only their results must be.
 
 What the student's code prints in the child is dropped: the output streams
 of a Jupyter kernel belong to the parent process.
@@ -30,6 +31,7 @@ from typing import Any
 
 VALUE, ERROR, TIMEOUT, CRASH = "value", "error", "timeout", "crash"
 MESSAGE_LENGTH = 200
+NO_CHILD = "aucun processus n'a pu être lancé pour ce calcul (tous pris par le code rendu)"
 CAN_FORK = "fork" in multiprocessing.get_all_start_methods()
 
 
@@ -135,7 +137,11 @@ def run_calls(calls: Sequence[Callable[[], Any]], time_limit: float) -> Iterator
     child = None
     try:
         for index in range(len(calls)):
-            child = child or _Child(calls)
+            try:
+                child = child or _Child(calls)
+            except OSError:  # no process or pipe left (the student's code used them up): this call only
+                yield Outcome(CRASH, message=NO_CHILD)
+                continue
             outcome = child.run(index, time_limit)
             if outcome.kind in (TIMEOUT, CRASH):
                 child.stop()

@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
@@ -188,28 +188,38 @@ class NotPlainError(TypeError):
     """A value that is not plain data (see `plain`)."""
 
 
+# numpy's own, taken when the registry is imported (before any student code runs), so that a submission that
+# rebinds numpy's names (`np.asarray = ...`) does not change the conversion
+_ndarray, _generic, _asarray = np.ndarray, np.generic, np.asarray
+
+
 def plain(value: Any) -> Plain:
     """`value` as JSON data: numpy arrays and scalars, tuples and sets become lists and Python numbers.
 
-    NotPlainError (a TypeError) for anything else: a student's object never crosses as itself.
+    Only the base types' own methods are called (`np.ndarray.tolist(np.asarray(x))`, `list.__iter__`,
+    `dict.items`, `int.__index__`...), never a method of the object itself: a subclass whose `tolist`,
+    `__iter__` or `__eq__` lies is converted to what it holds. NotPlainError (a TypeError) for anything else: a
+    student's object never crosses as itself.
     """
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, str):
         return str.__str__(value)  # a subclass (with its own ==) becomes a plain str
-    if isinstance(value, (np.bool_,)):
-        return bool(value)
-    if isinstance(value, (int, np.integer)):
-        return int.__index__(value) if isinstance(value, int) else int(value)
-    if isinstance(value, (float, np.floating)):
-        number = float.__float__(value) if isinstance(value, float) else float(value)
+    if isinstance(value, _ndarray):
+        return plain(_ndarray.tolist(_asarray(value)))  # a subclass is seen as the plain array it holds
+    if isinstance(value, _generic):
+        return plain(_generic.tolist(value))  # a numpy scalar as the Python scalar it holds
+    if isinstance(value, int):
+        return int.__index__(value)
+    if isinstance(value, float):
+        number = float.__float__(value)
         return number if math.isfinite(number) else str(number)
-    if isinstance(value, np.ndarray):
-        return plain(value.tolist())
-    if isinstance(value, Mapping):
-        return {str(key): plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)) or (isinstance(value, Sequence) and not isinstance(value, bytes)):
-        return [plain(item) for item in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted(plain(item) for item in value)
+    if isinstance(value, dict):
+        return {str(plain(key)): plain(item) for key, item in dict.items(value)}
+    for sequence in (list, tuple, range):
+        if isinstance(value, sequence):
+            return [plain(item) for item in sequence.__iter__(value)]
+    for collection in (set, frozenset):
+        if isinstance(value, collection):
+            return sorted(plain(item) for item in collection.__iter__(value))
     raise NotPlainError(f"not plain data: {type(value).__name__}")

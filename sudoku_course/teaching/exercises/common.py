@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 import math
 import random
+import sys
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from ...grid import SudokuGrid, layout
-from . import Plain, plain
+from . import NotPlainError, Plain, plain
 
 TEMOIN = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
 TEMOIN_SOLUTION = "962185473174963825538427169826359741357814296491672538249538617715296384683741952"
@@ -97,21 +98,35 @@ def case_rng(seed: int | None, salt: int) -> np.random.Generator:
 # ------------------------------------------------------------ probes
 def as_data(value: Any) -> Plain:
     """An input of a call as plain data, to compare what a call left of it with what it was: a grid's
-    cells and givens, an array's values, anything else as `plain` gives it.
+    cells and givens, a pandas table's labels and values, anything else as `plain` gives it.
 
     A call returns its inputs as they are after the student's function ran (`as_data` of its copies); the
     judge, in the grader's process, compares them with `as_data` of its own inputs (`unchanged`). So a
-    student's code cannot make its sandbox say « unchanged » (by patching numpy, for example).
+    student's code cannot make its sandbox say « unchanged » (by patching numpy, for example). No method of
+    the input itself is called: a grid's attributes are read from the object (`plain` converts them), a
+    table is read by pandas' own methods, and a grid or a table whose class the call changed is not plain
+    data.
     """
     if isinstance(value, SudokuGrid):
-        return {"cells": plain(value.cells), "givens": plain(value.givens)}
-    if hasattr(value, "columns") and hasattr(value, "to_numpy"):  # a pandas table, without importing pandas
-        return {
-            "index": plain(list(value.index)),
-            "columns": plain(list(value.columns)),
-            "values": plain(value.to_numpy()),
-        }
+        fields = object.__getattribute__(_exactly(value, SudokuGrid), "__dict__")
+        return {"cells": plain(fields["cells"]), "givens": plain(fields["givens"])}
+    pandas = sys.modules.get("pandas")  # a pandas table, without importing pandas
+    if pandas is not None and isinstance(value, pandas.DataFrame):
+        frame = _exactly(value, pandas.DataFrame)
+        labels = [frame.index, frame.columns]
+        if not all(type(axis).__module__.partition(".")[0] == "pandas" for axis in labels):  # pandas' own classes
+            raise NotPlainError("not plain data: a table's labels of another class than pandas' own")
+        index, columns = (plain(pandas.Index.to_numpy(axis)) for axis in labels)
+        return {"index": index, "columns": columns, "values": plain(pandas.DataFrame.to_numpy(frame))}
     return plain(value)
+
+
+def _exactly(value: Any, kind: type) -> Any:
+    """`value`, whose class must be exactly `kind` (a call may not change the class of an input, nor put an
+    object of its own in it): then only `kind`'s own methods and attributes are used. NotPlainError otherwise."""
+    if type(value) is not kind:
+        raise NotPlainError(f"not plain data: {type(value).__name__} in place of {kind.__name__}")
+    return value
 
 
 def inputs_after(*copies: Any) -> Plain:

@@ -34,21 +34,24 @@ the start of the report; `plan` runs the notebooks `jobs` at a time.
 from __future__ import annotations
 
 import argparse
-import os
-import sys
+import contextlib
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..exercises import exercise
+from ...messages import print_error
+from ..exercises import Exercise, exercise
+from ..exercises.common import french
+from ..isolation import TIMEOUT, Outcome
 from .judging import Judge
 from .plan import GradingPlan, Task, master_tasks, run_tasks, student_tasks
 from .points import notebook_result, score
-from .reading import GradingError, Master, Student, read_class, read_masters
+from .reading import GradingError, Master, Student, passed_record, read_class, read_masters, student_labels
 from .reports import Console, Outputs, flag_reason, notebook_line, write_reports
-from .results import FLAGGED, INVALID, MISSING, REJECTED, NotebookResult
+from .results import CRASHED, FLAGGED, INVALID, MISSING, REJECTED, TIMED_OUT, NotebookResult, ungraded
 from .running import run_in_sandbox
-from .sandbox import Sandbox, SandboxUnavailable, course_folder, probe, remove_cgroups
-from .scan import Scan
+from .sandbox import Sandbox, SandboxUnavailable, course_folder, probe
+from .scan import scan_notebook
 from .secret import SECRET_ENV, course_secret, student_seed
 from .settings import GradingSettings
 from .view import package_view
@@ -81,6 +84,9 @@ def grade(
     for line in settings.describe():
         say(line)
     students, lessons = read_class(submissions_dir, master_dir, say)  # 1. read
+    labels, warnings = student_labels(students)
+    for warning in warnings:
+        say(f"WARNING: {warning}")
     masters = read_masters(lessons, say)  # 2. hash masters
     secret, secret_path, message = course_secret(
         Path(secret_file) if secret_file else None, [course_folder(), submissions_dir, master_dir]
@@ -89,12 +95,9 @@ def grade(
     hidden = [course_folder(), submissions_dir, master_dir, *outputs.folders(), Path.cwd(), Path.home(), secret_path]
     with package_view() as package:
         plan = GradingPlan(start_sandbox(hidden, sandboxed, settings, package, say), max(1, jobs), progress)
-        try:
-            check_masters(masters, plan)  # 2. the masters, graded like submissions
-            results = grade_students(plan, masters, students, secret, say)  # 3 to 6, per notebook
-        finally:
-            remove_cgroups(os.getpid())
-    write_reports(results, masters, students, outputs, say)  # 7. reports
+        check_masters(masters, plan, say)  # 2. the masters, graded like submissions
+        results = grade_students(plan, masters, students, secret, labels, say)  # 3 to 6, per notebook
+    write_reports(results, masters, students, labels, outputs, say)  # 7. reports
     if not sandboxed:
         say(NO_SANDBOX_WARNING)
     say.save(outputs.report)
@@ -104,11 +107,26 @@ def grade(
 def grade_notebook(task: Task, plan: GradingPlan) -> NotebookResult:
     """Steps 3 to 6 for one notebook: scan, sandbox run (each answer judged as it arrives), points."""
     items = [exercise(name) for name in task.names]
-    scan = Scan(task.cells)  # 3. scan
+    started = time.monotonic()
+    code = scan_notebook(task.cells, items, plan.settings.notebook_limit)  # 3. scan, in a child process
+    if isinstance(code, Outcome):
+        return unread(task, items, code, plan.settings)
     judge = Judge(items, task.seed, plan.settings)  # 5. judge, fed by the sandbox run
-    session = run_in_sandbox(task.cells, judge, task.seed, plan.sandbox)  # 4. sandbox run
-    exercises = [score(item, judge, scan.findings(item)) for item in items]  # 6. points
+    session = run_in_sandbox(code, judge, task.seed, plan.sandbox, time.monotonic() - started)  # 4. sandbox run
+    exercises = [score(item, judge, code.findings[item.name]) for item in items]  # 6. points
     return notebook_result(task.student, task.lesson, exercises, session, task.notes)
+
+
+def unread(task: Task, items: list[Exercise], outcome: Outcome, settings: GradingSettings) -> NotebookResult:
+    """The result of a notebook whose text could not be read within the notebook's time limit (or at all)."""
+    if outcome.kind == TIMEOUT:
+        limit = french(settings.notebook_limit)
+        status, problem = TIMED_OUT, f"reading the notebook took more than {settings.notebook_limit:g} s"
+        note = f"la lecture du notebook a dépassé le temps accordé ({limit} s) : il n'a pas été corrigé"
+    else:
+        status, problem = CRASHED, f"reading the notebook failed: {outcome.error} {outcome.message}".strip()
+        note = "le notebook n'a pas pu être lu pour la correction : il n'a pas été corrigé"
+    return ungraded(task.student, task.lesson, items, status, problem, (note, *task.notes), task.seed)
 
 
 # ------------------------------------------------------------ the sandbox, the masters' self-check, the students
@@ -128,12 +146,21 @@ def start_sandbox(
     return sandbox
 
 
-def check_masters(masters: list[Master], plan: GradingPlan) -> None:
+def check_masters(masters: list[Master], plan: GradingPlan, say: Console) -> None:
     """Grade each solution on its public cases; GradingError unless it earns every point, using no answer
-    (a solution that uses what `Exercise.answers` lists would get every honest student flagged)."""
+    (a solution that uses what `Exercise.answers` lists would get every honest student flagged).
+
+    A solution that passed in an earlier run, the same notebook with the same course and limits
+    (`reading.passed_record`), is not graded again."""
+    limits = f"sandboxed={plan.sandbox.enabled} {plan.settings!r}"
+    records = {master.lesson: passed_record(master, limits) for master in masters}
+    checked = [master for master in masters if records[master.lesson].exists()]
+    for master in checked:
+        say(f"master {master.path.name}: passed its own cases in an earlier run (same notebook, course and limits)")
+    unchecked = [master for master in masters if master not in checked]
     quiet = GradingPlan(plan.sandbox, plan.jobs, progress=False)
     failures = []
-    for result in run_tasks(master_tasks(masters), quiet, grade_notebook, lambda result: None):
+    for result in run_tasks(master_tasks(unchecked), quiet, grade_notebook, lambda result: None):
         for item in result.exercises:
             if item.status == FLAGGED:
                 failures.append(f"{result.lesson} {flag_reason(item)}")
@@ -145,19 +172,30 @@ def check_masters(masters: list[Master], plan: GradingPlan) -> None:
         raise GradingError(
             "the solution notebooks must pass their own cases, without using the answers:\n  " + "\n  ".join(failures)
         )
+    for master in unchecked:
+        with contextlib.suppress(OSError):  # without a writable cache, the next run checks them again
+            records[master.lesson].parent.mkdir(parents=True, exist_ok=True)
+            records[master.lesson].touch()
 
 
 def grade_students(
-    plan: GradingPlan, masters: list[Master], students: list[Student], secret: bytes, say: Console
+    plan: GradingPlan,
+    masters: list[Master],
+    students: list[Student],
+    secret: bytes,
+    labels: dict[str, str],
+    say: Console,
 ) -> list[NotebookResult]:
     """Grade every student's notebooks on their own hidden cases; the results, in the students' order."""
     planned = [item for s in students for item in student_tasks(s, masters, student_seed(secret, s.name))]
     tasks = [item for item in planned if isinstance(item, Task)]
-    graded = iter(run_tasks(tasks, plan, grade_notebook, lambda result: say(notebook_line(result))))
+    graded = iter(
+        run_tasks(tasks, plan, grade_notebook, lambda result: say(notebook_line(result, labels[result.student])))
+    )
     results = [next(graded) if isinstance(item, Task) else item for item in planned]
     for result in results:
         if result.status in (MISSING, INVALID, REJECTED):
-            say(notebook_line(result))
+            say(notebook_line(result, labels[result.student]))
     return results
 
 
@@ -198,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
             settings=settings,
         )
     except GradingError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print_error(error)
         return 2
     return 0
 

@@ -12,11 +12,13 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from ..checks import ERRORED, CaseResult, case_verdict
+from ..checks import ERRORED, NOT_RUN, CaseResult, case_verdict
 from ..exercises import Case, Exercise
 from ..isolation import ERROR, TIMEOUT, Outcome
 from .runner import MISSING_DEFINITION
 from .settings import GradingSettings
+
+SKIPPED_DETAIL = "non lancé : d'autres cas de cet exercice ont dépassé le temps accordé"
 
 
 class Judge:
@@ -27,6 +29,9 @@ class Judge:
         self.settings = settings
         self.prepared = {item.name: item.prepared(seed) for item in items if item.prepare}
         """Data the cases of some exercises need and only a reference makes: the runner receives it."""
+        self.lessons = sorted({item.reference_module.rpartition(".")[0] for item in items})
+        """The registry's packages holding these exercises (each lesson's package holds its `references`): the
+        runner imports these only."""
         self.cases: dict[str, list[Case]] = {
             item.name: item.cases(seed, self.prepared.get(item.name)) for item in items
         }
@@ -51,6 +56,12 @@ class Judge:
         self.verdicts[(name, index)] = verdict
         self.outcomes[(name, index)] = replace(outcome, value=None)
         self.seconds += time.monotonic() - started
+
+    def skip(self, name: str, index: int) -> None:
+        """Case `index` of exercise `name` is not run (earlier cases of the exercise ran out of time)."""
+        case = self.cases[name][index]
+        self.verdicts[(name, index)] = CaseResult(case.label, NOT_RUN, SKIPPED_DETAIL)
+        self.outcomes[(name, index)] = Outcome(TIMEOUT)
 
     def outcomes_of(self, name: str) -> list[Outcome]:
         """The outcome of each case of exercise `name` (TIMEOUT for a case never answered)."""

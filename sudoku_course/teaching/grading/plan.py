@@ -4,7 +4,7 @@ workers that grade them, `jobs` at a time."""
 from __future__ import annotations
 
 import multiprocessing
-import os
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -14,7 +14,7 @@ from ..exercises import lesson_exercises
 from .program import CodeCell
 from .reading import Master, Rejected, Student, Unreadable, printable, read_submission
 from .results import CRASHED, INVALID, MISSING, REJECTED, NotebookResult, ungraded
-from .sandbox import Sandbox, take_slot
+from .sandbox import Sandbox
 from .settings import GradingSettings
 
 MASTER_STUDENT = "(solutions)"
@@ -81,13 +81,16 @@ def student_tasks(student: Student, masters: Sequence[Master], seed: int) -> lis
 
 
 def _graded(grade: Grader, task: Task, plan: GradingPlan) -> NotebookResult:
-    """`grade(task, plan)`; an error of the grader itself is reported as a crash of that notebook only."""
+    """`grade(task, plan)`, timed; an error of the grader itself is reported as a crash of that notebook only."""
+    started = time.monotonic()
     try:
-        return grade(task, plan)
+        result = grade(task, plan)
     except Exception as error:  # the grader's own failure must not lose the other rows
         items = [item for item in lesson_exercises(task.lesson) if item.name in task.names]
         problem = f"grader error: {type(error).__name__}: {error}"
-        return ungraded(task.student, task.lesson, items, CRASHED, problem, task.notes, task.seed)
+        result = ungraded(task.student, task.lesson, items, CRASHED, problem, task.notes, task.seed)
+    result.seconds = time.monotonic() - started
+    return result
 
 
 def run_tasks(
@@ -102,14 +105,8 @@ def run_tasks(
             results[index] = _graded(grade, task, plan)
             report(results[index])
     else:
-        context = multiprocessing.get_context("spawn")
-        slots = context.Queue()  # each worker takes a job slot: its own sandbox user and cgroup
-        for slot in range(plan.jobs):
-            slots.put(slot)
-        slots_of_this_run = (slots, os.getpid())
-        with ProcessPoolExecutor(
-            plan.jobs, mp_context=context, initializer=take_slot, initargs=slots_of_this_run
-        ) as pool:
+        # each worker is a job slot: it grades one notebook at a time, as a sandbox user of its own (`sandbox_uid`)
+        with ProcessPoolExecutor(plan.jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
             futures = {pool.submit(_graded, grade, task, plan): i for i, task in enumerate(tasks)}
             for future in progress_bar(
                 as_completed(futures), total=len(tasks), desc="correction", progress=plan.progress

@@ -23,8 +23,9 @@ from __future__ import annotations
 import __future__
 
 import ast
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..exercises import Exercise
 
@@ -32,6 +33,12 @@ PARAMETERS_TAG = "parameters"
 CHECK_TAG = "check"
 # Annotations stay unevaluated strings: they run no code at definition time.
 COMPILE_FLAGS = __future__.annotations.compiler_flag
+IPYTHON_LINE = re.compile(r"^(?:[ \t]*[%!?,;/]|.*=[ \t]*[%!]|.*\?[ \t]*$).*$", re.MULTILINE)
+"""A line that may hold IPython syntax: `%magic`, `!command`, autocall (`,;/` first), `x = !ls`, `name?`."""
+MAX_TRANSLATION_WORK = 20_000
+"""What translating a notebook's IPython syntax may cost in all (`_translation_work`): a second or two (IPython
+takes about 0.05 ms per line read). An honest cell (`%matplotlib inline` above 100 lines) costs 200."""
+LINE_LENGTH = 80
 
 
 @dataclass(frozen=True)
@@ -86,19 +93,53 @@ def code_cells(notebook: dict) -> list[CodeCell]:
 
 
 def parse(source: str) -> ast.Module | None:
-    """The cell's syntax tree; IPython syntax (magics, `!commands`) turned into Python first; None if unreadable."""
-    for attempt in (source, None):
-        try:
-            return ast.parse(attempt if attempt is not None else _without_ipython_syntax(source))
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-    return None
+    """The syntax tree of a cell already in Python (`as_python`); None if it is not Python."""
+    try:
+        return ast.parse(source)
+    except Exception:  # SyntaxError, ValueError (null bytes), RecursionError, MemoryError: not a readable cell
+        return None
 
 
-def _without_ipython_syntax(source: str) -> str:
+def _translation_work(source: str) -> int:
+    """What IPython's translation of `source` costs: it reads the whole cell again (line by line) for each line
+    it changes, so (lines that may hold IPython syntax + 1) x (lines + characters / 80)."""
+    lines = source.count("\n") + 1
+    return (len(IPYTHON_LINE.findall(source)) + 1) * (lines + len(source) // LINE_LENGTH)
+
+
+def _translated(source: str) -> str | None:
+    """`source` with IPython's syntax translated to Python, or None if that is not Python either."""
     from IPython.core.inputtransformer2 import TransformerManager  # only for cells that are not plain Python
 
-    return TransformerManager().transform_cell(source)
+    try:
+        python = TransformerManager().transform_cell(source)
+    except Exception:  # past 500 changes IPython raises RuntimeError; any failure leaves the cell unreadable
+        return None
+    return python if parse(python) is not None else None
+
+
+def as_python(cells: Sequence[CodeCell]) -> tuple[list[CodeCell], list[str]]:
+    """The cells in Python, IPython's syntax (magics, `!commands`) translated, and a French note for each cell
+    that is not Python even so: its definitions are ignored.
+
+    Bounded before it starts: the translation of a notebook may cost `MAX_TRANSLATION_WORK` in all
+    (`_translation_work`); a cell past what is left is not translated, and said so.
+    """
+    python, notes, budget = [], [], MAX_TRANSLATION_WORK
+    for cell in cells:
+        if CHECK_TAG in cell.tags or parse(cell.source) is not None:  # a check cell is never run: left as it is
+            python.append(cell)
+            continue
+        work = _translation_work(cell.source)
+        if work > budget:
+            translated, why = None, "n'est pas lue (trop de syntaxe IPython, % ou !, dans le notebook)"
+        else:
+            budget -= work
+            translated, why = _translated(cell.source), "n'est pas du Python valide"
+        if translated is None:
+            notes.append(f"la cellule {cell.index + 1} {why} : ses définitions sont ignorées")
+        python.append(replace(cell, source=cell.source if translated is None else translated))
+    return python, notes
 
 
 def _is_literal(node: ast.expr | None) -> bool:
@@ -140,11 +181,6 @@ def definitions(cells: Sequence[CodeCell]) -> list[Chunk]:
         everything = PARAMETERS_TAG in cell.tags
         chunks += [Chunk(cell, statement) for statement in tree.body if everything or is_definition(statement)]
     return chunks
-
-
-def unreadable_cells(cells: Sequence[CodeCell]) -> list[CodeCell]:
-    """The code cells that are not Python (even after IPython's syntax is translated)."""
-    return [cell for cell in cells if parse(cell.source) is None]
 
 
 def _assigned_names(tree: ast.Module) -> set[str]:

@@ -25,12 +25,19 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
+
+import numpy as np
+
+import sudoku_course.banks
 
 from ..exercises import lesson_exercises
 from .program import CodeCell, code_cells
+from .view import package_folder
 
 MAX_NOTEBOOK_BYTES = 20 * (1 << 20)
 NOTEBOOK_SUFFIX = ".ipynb"
@@ -138,20 +145,41 @@ def read_submission(student: Student, lesson: str) -> list[CodeCell]:
     return notebook_cells(data)
 
 
-def find_students(root: Path, lessons: list[str]) -> tuple[list[Student], list[str]]:
-    """The student folders of `root` (sorted), and the names of the entries that are not student folders."""
-    students, ignored = [], []
+def find_students(root: Path, lessons: list[str]) -> tuple[list[Student], dict[str, str]]:
+    """The student folders of `root` (sorted), and the entries skipped, with why (English)."""
+    students, skipped = [], {}
     for entry in sorted(os.scandir(root), key=lambda e: e.name):
         if entry.name.startswith("."):
-            continue
-        if entry.is_symlink():
+            skipped[entry.name] = "a hidden entry (its name starts with a dot), not a student folder"
+        elif entry.is_symlink():
             reason = Rejected("the folder is a symbolic link", "le dossier rendu est un lien symbolique")
             students.append(Student(entry.name, Path(entry.path), rejected=reason))
         elif entry.is_dir(follow_symlinks=False):
             students.append(_student(entry.name, Path(entry.path), lessons))
         else:
-            ignored.append(entry.name)
-    return students, ignored
+            skipped[entry.name] = f"not a folder (expected {root}/<student>/<NN-name>.ipynb)"
+    return students, skipped
+
+
+def student_labels(students: list[Student]) -> tuple[dict[str, str], list[str]]:
+    """How each student is shown in the reports (folder name -> `printable` text), and the warnings.
+
+    Two folder names may be shown alike (`caf\\xe9` typed as text, and a name holding the byte 0xE9): the
+    later one gets a suffix (« (2) »), so every student has a row and a page of their own, and a warning
+    says which folders were renamed.
+    """
+    labels: dict[str, str] = {}
+    warnings = []
+    for student in students:
+        shown = label = printable(student.name)
+        copy = 1
+        while label in labels.values():
+            copy += 1
+            label = f"{shown} ({copy})"
+        labels[student.name] = label
+        if copy > 1:
+            warnings.append(f"{label}: another folder's name is shown as {shown} too; this one is shown as {label}")
+    return labels, warnings
 
 
 def _student(name: str, folder: Path, lessons: list[str]) -> Student:
@@ -190,9 +218,9 @@ def read_class(submissions_dir: Path, master_dir: Path, say: Callable[[str], Non
         raise GradingError(f"no solution notebook in {master_dir}")
     if not submissions_dir.is_dir():
         raise GradingError(f"{submissions_dir} is not a folder")
-    students, ignored = find_students(submissions_dir, [path.stem for path in masters])
-    for name in ignored:
-        say(f"ignored {printable(str(submissions_dir / name))}: expected {submissions_dir}/<student>/<NN-name>.ipynb")
+    students, skipped = find_students(submissions_dir, [path.stem for path in masters])
+    for name, reason in skipped.items():
+        say(f"skipped {printable(str(submissions_dir / name))}: {reason}")
     handed_in = {lesson for student in students for lesson in student.notebooks}
     chosen = []
     for path in masters:
@@ -205,6 +233,25 @@ def read_class(submissions_dir: Path, master_dir: Path, say: Callable[[str], Non
     if not chosen:
         raise GradingError(f"no submission in {submissions_dir} matches a graded notebook of {master_dir}")
     return students, chosen
+
+
+@cache
+def course_digest() -> str:
+    """A digest of what a solution's self-check depends on besides the notebook: the package's files (registry,
+    cases, references, sandbox, runner), the puzzle banks, and the versions of Python and numpy."""
+    digest = hashlib.sha256(f"{sys.version} {np.__version__}".encode())
+    for folder in (package_folder(), *map(Path, sudoku_course.banks.__path__)):
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def passed_record(master: Master, limits: str) -> Path:
+    """The file that records that `master` passed its own cases under `limits` (the run's settings) with this
+    course (`course_digest`): named by a digest of the three, in the user's cache folder."""
+    key = hashlib.sha256(f"{master.sha256} {course_digest()} {limits}".encode()).hexdigest()
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sudoku-course" / "masters-passed" / key
 
 
 def read_masters(paths: list[Path], say: Callable[[str], None]) -> list[Master]:

@@ -21,6 +21,7 @@ when the instructor opens the file in a spreadsheet).
   never shows a hidden expected value, and it holds nobody else's data.
 - grading-report.txt: the console report (`Console`): the limits of the run,
   the solutions' SHA-256, one line per notebook, warnings.
+- summary.html: the class summary for the teacher, in French (`summary`).
 """
 
 from __future__ import annotations
@@ -31,10 +32,11 @@ import io
 import os
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...messages import counted
 from ..checks import COLOURS, NOT_DONE, SYMBOLS
 from ..exercises import lesson_exercises
 from ..exercises.common import french
@@ -42,6 +44,7 @@ from .reading import Master, Student, printable, sha256
 from .results import CRASHED, FLAGGED, INVALID, MISSING, OK, REJECTED, TIMED_OUT, ExerciseResult, NotebookResult
 from .results import NOT_DONE as NOT_DONE_STATUS
 from .scan import TOO_LARGE
+from .summary import summary_html
 
 GRADE_COLUMNS = ("student", "notebook", "exercise", "passed", "total", "points", "max_points", "status")
 
@@ -55,6 +58,7 @@ class Outputs:
     gradebook: Path
     feedback: Path
     report: Path
+    summary: Path
 
     @classmethod
     def beside(cls, grades: Path, gradebook: Path | None = None, feedback: Path | None = None) -> Outputs:
@@ -64,6 +68,7 @@ class Outputs:
             gradebook or folder / "gradebook.csv",
             feedback or folder / "feedback",
             folder / "grading-report.txt",
+            folder / "summary.html",
         )
 
     def folders(self) -> list[Path]:
@@ -136,11 +141,11 @@ def _number(value: float) -> str:
 
 
 # ---------------------------------------------------------------- CSV
-def grade_rows(results: Sequence[NotebookResult]) -> list[tuple]:
-    """One row per student, notebook and exercise."""
+def grade_rows(results: Sequence[NotebookResult], labels: Mapping[str, str]) -> list[tuple]:
+    """One row per student, notebook and exercise (a student shown by their label, `reading.student_labels`)."""
     return [
         (
-            printable(result.student),
+            labels[result.student],
             f"{result.lesson}.ipynb",
             item.name,
             item.passed,
@@ -174,7 +179,10 @@ def flags(results: Sequence[NotebookResult], unknown: Sequence[str] = ()) -> str
 
 
 def gradebook_rows(
-    results: Sequence[NotebookResult], exercises: Sequence[str], unknown: dict[str, list[str]]
+    results: Sequence[NotebookResult],
+    exercises: Sequence[str],
+    unknown: dict[str, list[str]],
+    labels: Mapping[str, str],
 ) -> list[tuple]:
     """The header, then one row per student: points per exercise, total, maximum, flags."""
     by_student: dict[str, list[NotebookResult]] = {}
@@ -188,7 +196,7 @@ def gradebook_rows(
         cells = [_number(points.get(name, 0.0)) for name in exercises]
         rows.append(
             (
-                printable(student),
+                labels[student],
                 *cells,
                 _number(round(total, 2)),
                 _number(maximum),
@@ -202,12 +210,12 @@ def write_tables(
     results: Sequence[NotebookResult],
     exercises: Sequence[str],
     unknown: dict[str, list[str]],
-    grades: Path,
-    gradebook: Path,
+    labels: Mapping[str, str],
+    outputs: Outputs,
 ) -> tuple[Path, Path]:
     """Write grades.csv and gradebook.csv; the paths written."""
-    written_grades = write_atomically(grades, _csv([GRADE_COLUMNS, *grade_rows(results)]))
-    written_book = write_atomically(gradebook, _csv(gradebook_rows(results, exercises, unknown)))
+    written_grades = write_atomically(outputs.grades, _csv([GRADE_COLUMNS, *grade_rows(results, labels)]))
+    written_book = write_atomically(outputs.gradebook, _csv(gradebook_rows(results, exercises, unknown, labels)))
     return written_grades, written_book
 
 
@@ -263,9 +271,9 @@ def _cases_table(item: ExerciseResult) -> str:
     return f"<table><tr><th>Verdict</th><th>Cas</th><th>Ce qui ne va pas</th></tr>{rows}</table>"
 
 
-def feedback_html(result: NotebookResult) -> str:
-    """The French feedback page of one student's notebook."""
-    title = f"Correction de {result.lesson} : {printable(result.student)}"
+def feedback_html(result: NotebookResult, label: str) -> str:
+    """The French feedback page of one student's notebook (`label`: how the student is shown)."""
+    title = f"Correction de {result.lesson} : {label}"
     parts = [
         f"<h1>{html.escape(title)}</h1>",
         f"<p><strong>Total : {french(round(result.points, 2))} / {french(result.max_points)} points</strong></p>",
@@ -284,13 +292,14 @@ def feedback_html(result: NotebookResult) -> str:
     )
 
 
-def write_feedback(results: Sequence[NotebookResult], folder: Path) -> list[Path]:
-    """feedback/<student>/<lesson>.html for every result; the paths written."""
+def write_feedback(results: Sequence[NotebookResult], folder: Path, labels: Mapping[str, str]) -> list[Path]:
+    """feedback/<student folder>/<lesson>.html for every result; the paths written."""
     safe_folder(folder)
     written = []
     for result in results:
         own = safe_folder(folder / result.student)
-        written.append(write_atomically(own / f"{result.lesson}.html", feedback_html(result)))
+        page = feedback_html(result, labels[result.student])
+        written.append(write_atomically(own / f"{result.lesson}.html", page))
     return written
 
 
@@ -305,10 +314,13 @@ def flag_reason(item: ExerciseResult) -> str:
     return f"{item.name} {'; '.join(reasons)}"
 
 
-def notebook_line(result: NotebookResult) -> str:
-    """The console line of one graded notebook."""
+def notebook_line(result: NotebookResult, label: str) -> str:
+    """The console line of one graded notebook (`label`: how the student is shown)."""
     points = f"{result.points:g}/{result.max_points:g} points"
-    line = f"{printable(result.student)}/{result.lesson}.ipynb: {result.status}, {points}"
+    line = f"{label}/{result.lesson}.ipynb: {result.status}, {points}"
+    not_done = sum(item.status == NOT_DONE_STATUS for item in result.exercises)
+    if not_done:
+        line += f"; {not_done} of {counted(len(result.exercises), 'exercise')} not done yet (NotImplementedError)"
     flagged = [flag_reason(item) for item in result.exercises if item.status == FLAGGED]
     if flagged:
         line += "; flagged: " + "; ".join(flagged)
@@ -318,19 +330,27 @@ def notebook_line(result: NotebookResult) -> str:
 
 
 def write_reports(
-    results: list[NotebookResult], masters: list[Master], students: list[Student], outputs: Outputs, say: Console
+    results: list[NotebookResult],
+    masters: list[Master],
+    students: list[Student],
+    labels: Mapping[str, str],
+    outputs: Outputs,
+    say: Console,
 ) -> None:
-    """The reports step: grades.csv, gradebook.csv, the feedback pages, then the end of the console report."""
+    """The reports step: grades.csv, gradebook.csv, the feedback pages, the class summary, then the end of the
+    console report."""
     exercises = [item.name for master in masters for item in lesson_exercises(master.lesson)]
     unknown = {student.name: student.unknown for student in students if student.unknown}
     for student in students:
         if printable(student.name) != student.name:
-            say(f"{printable(student.name)}: the folder name is not printable UTF-8 text; shown escaped")
+            say(f"{labels[student.name]}: the folder name is not printable UTF-8 text; shown escaped")
     for student, names in unknown.items():
-        say(f"{printable(student)}: unknown file(s) {', '.join(map(printable, names))} (no lesson has that name)")
-    grades, book = write_tables(results, exercises, unknown, outputs.grades, outputs.gradebook)
-    pages = write_feedback(results, outputs.feedback)
+        say(f"{labels[student]}: unknown file(s) {', '.join(map(printable, names))} (no lesson has that name)")
+    grades, book = write_tables(results, exercises, unknown, labels, outputs)
+    pages = write_feedback(results, outputs.feedback, labels)
+    summary = write_atomically(outputs.summary, summary_html(results, masters, labels))
     say(f"{len(results)} notebook(s) graded: {grades}, {book}, {len(pages)} feedback page(s) in {outputs.feedback}")
+    say(f"class summary: {summary}")
     changed = [master.path for master in masters if sha256(master.path) != master.sha256]
     if changed:
         say(f"WARNING: solution notebook(s) changed during grading: {', '.join(map(str, changed))}")

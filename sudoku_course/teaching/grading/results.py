@@ -44,6 +44,8 @@ class NotebookResult:
     """French remarks for the student (definitions that failed, cells that are not Python, files ignored)."""
     problem: str = ""
     """For a notebook that could not be graded: why, in English for the instructor."""
+    seconds: float = 0.0
+    """Wall time spent grading it (0 for a notebook not run)."""
 
     @property
     def points(self) -> float:

@@ -4,13 +4,16 @@
 its standard input:
 
     {"cells": "/tmp/submission.json", "seed": 1234, "prepared": {"percentile_interval": [...]},
+     "lessons": ["sudoku_course.teaching.exercises.lesson00"],
      "steps": [["setup"], ["chunk", 0], ..., ["cells", "verdicts"], ["case", "box_index", 0, 4.0], ...]}
 
-`cells` is the scratch copy of the submission's code cells (see
-`program.CodeCell`), `seed` the student's seed for the hidden cases (null:
-the public cases), `prepared` the data of the exercises whose cases need
-what only a reference makes (`Exercise.prepare`: the references are not in
-the sandbox's copy of the package). Then it silences the standard streams (what the student's
+`cells` is the scratch copy of the submission's code cells in Python (see
+`program.CodeCell` and `program.as_python`), `seed` the student's seed for
+the hidden cases (null: the public cases), `prepared` the data of the
+exercises whose cases need what only a reference makes (`Exercise.prepare`:
+the references are not in the sandbox's copy of the package), `lessons` the
+registry's packages to import (the notebook's lesson only: importing every
+lesson would cost each runner a second or more). Then it silences the standard streams (what the student's
 code prints is dropped) and runs the steps in order, writing one JSON line
 per step on the original standard output: `{"step": k, "kind": "value",
 "value": ...}`, or `{"step": k, "kind": "error", "error": "TypeName",
@@ -39,10 +42,11 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from ..exercises import exercise
+from ..exercises import REGISTRY
 from ..isolation import ERROR, VALUE, Outcome, run_call, run_here
 from .program import COMPILE_FLAGS, CodeCell, definitions, parse, value_cells
 
@@ -67,8 +71,10 @@ class Runner:
         cells = [CodeCell.from_dict(cell) for cell in data]
         self.chunks = definitions(cells)
         seed, prepared = self.request.pop("seed", None), self.request.get("prepared", {})
+        for lesson in self.request["lessons"]:
+            import_module(lesson)  # registers the lesson's exercises
         for name in dict.fromkeys(step[1] for step in self.request["steps"] if step[0] in ("case", "cells")):
-            item = exercise(name)
+            item = REGISTRY[name]
             self.functions[name] = item.functions
             self.value_cells[name] = value_cells(cells, item)
             self.calls[name] = [case.call for case in item.cases(seed, prepared.get(name))]

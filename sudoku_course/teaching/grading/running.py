@@ -19,14 +19,15 @@ from __future__ import annotations
 import json
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 from ..exercises.common import french
-from ..isolation import ERROR, TIMEOUT, VALUE, Outcome
+from ..isolation import CRASH, ERROR, TIMEOUT, VALUE, Outcome
 from .judging import Judge
-from .program import CodeCell, definitions, unreadable_cells
 from .results import CRASHED, TIMED_OUT
 from .sandbox import Sandbox
+from .scan import Reading
 from .settings import GradingSettings
 
 
@@ -34,8 +35,8 @@ class SandboxSession:
     """The steps still to run for one notebook, the restarts, and the notes for the student; each case's
     outcome goes to the judge as it arrives."""
 
-    def __init__(self, cells: list[CodeCell], judge: Judge, settings: GradingSettings) -> None:
-        self.chunks = definitions(cells)
+    def __init__(self, code: Reading, judge: Judge, settings: GradingSettings) -> None:
+        self.places = code.places
         self.judge = judge
         self.settings = settings
         self.pending: list[tuple] = []
@@ -44,18 +45,18 @@ class SandboxSession:
                 self.pending.append(("cells", item.name))
             self.pending += [("case", item.name, index) for index in range(len(judge.cases[item.name]))]
         self.skipped: set[int] = set()
+        self.timeouts: Counter[str] = Counter()
+        """Cases of each exercise that ran out of time."""
+        self.setup_retried = False
         self.defining = 0.0
         """Seconds the runners spent loading the definitions, restarts included (`definitions_total`)."""
         self.lost: set[str] = set()
         """TIMED_OUT and CRASHED, when a definition, value cells or the whole notebook hit them."""
         self.problem = ""
-        self.notes: list[str] = [
-            f"la cellule {cell.index + 1} n'est pas du Python valide : ses définitions sont ignorées"
-            for cell in unreadable_cells(cells)
-        ]
+        self.notes: list[str] = list(code.notes)
 
     def steps(self) -> list[tuple]:
-        chunks = [("chunk", index) for index in range(len(self.chunks)) if index not in self.skipped]
+        chunks = [("chunk", index) for index in range(len(self.places)) if index not in self.skipped]
         return [("setup",), *chunks, *self.pending]
 
     def request(self, step: tuple) -> list:
@@ -70,6 +71,21 @@ class SandboxSession:
             return self.settings.setup_limit
         return self.settings.cells_limit if step[0] == "cells" else self.settings.definition_limit
 
+    def _set_up(self, outcome: Outcome) -> bool:
+        """Record the outcome of the setup (no student code runs there); True if the runner must be restarted.
+
+        A setup that crashed (the sandbox could not start: a fork that failed for want of processes, say) is
+        tried once more, on a slot that the stop of the runner left clean; a second failure gives up."""
+        if outcome.kind == VALUE:
+            return False
+        if outcome.kind == CRASH and not self.setup_retried:
+            self.setup_retried = True
+            return True
+        self.lost.add(TIMED_OUT if outcome.kind == TIMEOUT else CRASHED)
+        reason = Outcome(ERROR, error="Correction impossible", message="le notebook n'a pas pu être chargé")
+        self.give_up(reason, "le notebook n'a pas pu être préparé pour la correction")
+        return True
+
     def give_up(self, outcome: Outcome, note: str) -> None:
         """Every step left gets `outcome`."""
         for step in self.pending:
@@ -80,17 +96,13 @@ class SandboxSession:
 
     def receive(self, step: tuple, outcome: Outcome, lost: bool) -> bool:
         """Record the outcome of `step`; True if the runner must be restarted (`lost`: it was late or died)."""
-        if lost and step[0] != "case":
-            self.lost.add(TIMED_OUT if outcome.kind == TIMEOUT else CRASHED)
         kind = step[0]
         if kind == "setup":
-            if outcome.kind != VALUE:
-                self.lost.add(CRASHED)
-                reason = Outcome(ERROR, error="Correction impossible", message="le notebook n'a pas pu être chargé")
-                self.give_up(reason, "le notebook n'a pas pu être préparé pour la correction")
-            return outcome.kind != VALUE
+            return self._set_up(outcome)
+        if lost and kind != "case":
+            self.lost.add(TIMED_OUT if outcome.kind == TIMEOUT else CRASHED)
         if kind == "chunk":
-            where = self.chunks[step[1]].where
+            where = self.places[step[1]]
             if lost:
                 self.skipped.add(step[1])
                 why = "a dépassé le temps accordé" if outcome.kind == TIMEOUT else "a arrêté Python brutalement"
@@ -113,16 +125,36 @@ class SandboxSession:
             return lost
         self.judge.record(step[1], step[2], outcome)
         self.pending.remove(step)
-        return lost
+        too_slow = outcome.kind == TIMEOUT and self._too_slow(step[1])
+        return lost or too_slow
+
+    def _too_slow(self, name: str) -> bool:
+        """After `timeouts_per_exercise` cases of exercise `name` ran out of time, its other cases are not run
+        (each would likely wait its whole limit too): True if the runner must be restarted without them."""
+        self.timeouts[name] += 1
+        left = [step for step in self.pending if step[0] == "case" and step[1] == name]
+        if self.timeouts[name] < self.settings.timeouts_per_exercise or not left:
+            return False
+        for step in left:
+            self.judge.skip(name, step[2])
+            self.pending.remove(step)
+        self.notes.append(
+            f"l'exercice {name} : {self.timeouts[name]} cas ont dépassé le temps accordé, ses {len(left)} autres cas "
+            "n'ont pas été lancés (comptés comme échoués)"
+        )
+        return True
 
 
-def run_in_sandbox(cells: list[CodeCell], judge: Judge, seed: int | None, sandbox: Sandbox) -> SandboxSession:
-    """Run the notebook's steps in runners started one after the other, until every step has an outcome."""
-    session = SandboxSession(cells, judge, sandbox.settings)
-    started, sent = time.monotonic(), 0
+def run_in_sandbox(
+    code: Reading, judge: Judge, seed: int | None, sandbox: Sandbox, spent: float = 0.0
+) -> SandboxSession:
+    """Run the notebook's steps in runners started one after the other, until every step has an outcome;
+    `spent`: seconds of the notebook's time limit already spent (reading it)."""
+    session = SandboxSession(code, judge, sandbox.settings)
+    started, sent = time.monotonic() - spent, 0
     with tempfile.TemporaryDirectory(prefix="sudoku-grading-") as scratch:
         cells_file, log = Path(scratch) / "submission.json", Path(scratch) / "runner.log"
-        cells_file.write_text(json.dumps([cell.as_dict() for cell in cells]), encoding="utf-8")
+        cells_file.write_text(json.dumps([cell.as_dict() for cell in code.cells]), encoding="utf-8")
         sandbox.own_scratch(Path(scratch), cells_file)  # readable by this slot's sandbox user only
         while session.pending:
             budget = session.settings.notebook_limit - (time.monotonic() - started - session.judge.seconds)
@@ -134,7 +166,12 @@ def run_in_sandbox(cells: list[CodeCell], judge: Judge, seed: int | None, sandbo
                 )
                 break
             steps = session.steps()
-            request = {"seed": seed, "prepared": judge.prepared, "steps": [session.request(step) for step in steps]}
+            request = {
+                "seed": seed,
+                "prepared": judge.prepared,
+                "lessons": judge.lessons,
+                "steps": [session.request(step) for step in steps],
+            }
             runner = sandbox.start(cells_file, request, log, sent)
             try:
                 for index, step in enumerate(steps):

@@ -35,19 +35,23 @@ instructor can.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import fcntl
 import json
 import math
 import os
 import resource
 import select
 import shutil
+import signal
 import stat
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 
 import psutil
@@ -64,6 +68,12 @@ SCRATCH = Path("/tmp")
 INSIDE_CELLS = "/tmp/submission.json"
 INSIDE_HOME = "/tmp/home"
 UID_BASE = 61000
+USERS = 1000
+"""Sandbox users of a root grader: UID_BASE to UID_BASE + USERS - 1, one per grading process (`sandbox_uid`)."""
+LOCKS = Path("/run/lock/sudoku-grading")
+"""One lock file per sandbox user, held by the grading process that uses it."""
+CLEAR_SECONDS = 60.0
+"""How long `clear` waits for the processes of a stopped sandbox to be gone."""
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 RUNNER_ARGUMENTS = ("-I", "-m", "sudoku_course.teaching.grading.runner")
 SYSTEM_PATHS = ("/", "/usr", "/lib", "/lib64", "/bin", "/sbin", "/etc", "/dev", "/proc", "/tmp")
@@ -110,39 +120,42 @@ def course_folder() -> Path:
     return package_folder().parent
 
 
-# ------------------------------------------------------------ one user and one cgroup per job slot
-_slot = 0
-_run = os.getpid()
-
-
-def take_slot(slots, run: int) -> None:
-    """Pool initializer: this worker process grades with the job slot it takes from the queue `slots`, for
-    the grading run `run` (the grader's process id, which names the run's cgroups)."""
-    global _slot, _run
-    _slot, _run = slots.get(), run
-
-
-def remove_cgroups(run: int) -> None:
-    """Remove the (empty) cgroups of the grading run `run` once it is over."""
-    for folder in [*CGROUP_ROOT.glob(f"sudoku-grading-{run}-*"), *CGROUP_ROOT.glob(f"*/sudoku-grading-{run}-*")]:
-        with contextlib.suppress(OSError):
-            folder.rmdir()
-
-
+# ------------------------------------------------------------ one user per grading process, one cgroup per runner
+@cache
 def sandbox_uid() -> int:
-    """The user the runners of this job slot run as (a grader running as root): its own per slot, so that
-    RLIMIT_NPROC counts the processes of one sandbox only, and no sandbox can read another's files."""
-    return UID_BASE + _slot
+    """The user that this process's sandboxes run as (a grader running as root), reserved while it lives.
+
+    A grading process (the grader with `--jobs 1`, each worker of `--jobs N`) takes the first user of
+    `UID_BASE` .. `UID_BASE + USERS - 1` that no process runs as and whose lock file (`LOCKS`) it can lock:
+    the lock is held until the process ends (the descriptor is never closed). So two gradings at once, or two
+    workers of one, never share a user: RLIMIT_NPROC counts one sandbox's processes only, no sandbox reads
+    another's files, and clearing a sandbox (`clear`) kills its own processes only.
+    """
+    LOCKS.mkdir(mode=0o700, parents=True, exist_ok=True)
+    busy = {process.info["uids"].real for process in psutil.process_iter(["uids"]) if process.info["uids"]}
+    for uid in range(UID_BASE, UID_BASE + USERS):
+        if uid in busy:
+            continue
+        lock = os.open(LOCKS / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(lock)
+            continue
+        return uid
+    raise SandboxUnavailable(f"every sandbox user ({UID_BASE} to {UID_BASE + USERS - 1}) is taken by another grading")
 
 
 def cgroups(settings: GradingSettings) -> tuple[Path, ...]:
-    """This slot's cgroups (pids and memory limits), made where the controllers are writable; () otherwise.
+    """The cgroups of the next runner of this process (pids and memory limits), made where the controllers are
+    writable; () otherwise. Named after the process's user (`sandbox_uid`), so no other grading uses them;
+    `clear` removes them once their last process is gone.
 
     cgroup v1 (`/sys/fs/cgroup/pids`, `/sys/fs/cgroup/memory`) or v2 (`/sys/fs/cgroup/cgroup.controllers`).
     """
     if os.geteuid() != 0:
         return ()
-    name = f"sudoku-grading-{_run}-{_slot}"  # one per run and slot: two gradings at once never share one
+    name = f"sudoku-grading-{sandbox_uid()}"
     # (file, value, required) in the order written; an optional file may be missing (memsw: swap accounting off)
     if (CGROUP_ROOT / "cgroup.controllers").exists():  # v2: one folder for both controllers
         writes = [("pids.max", settings.processes, True), ("memory.max", settings.memory_mb * MEGABYTE, False)]
@@ -172,6 +185,72 @@ def cgroups(settings: GradingSettings) -> tuple[Path, ...]:
             continue
         made.append(folder)
     return tuple(made)
+
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+@cache
+def reap_orphans() -> None:
+    """Make this process the reaper of its orphaned descendants (Linux `prctl(PR_SET_CHILD_SUBREAPER)`).
+
+    When a sandbox stops, its processes lose their parents; they are then reaped here (`clear`), at once,
+    rather than whenever the system's init gets to them: until then they count against the limits of the
+    sandbox's user and cgroup, which the next student's runner needs."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER) failed")
+
+
+def _leftovers(groups: tuple[Path, ...], family: set[int]) -> set[int]:
+    """The processes left of a stopped sandbox, zombies included: those of its cgroups, those of its user (a root
+    grader), and those of `family` that still exist."""
+    left = {pid for pid in family if psutil.pid_exists(pid)}
+    for group in groups:
+        with contextlib.suppress(OSError, ValueError):
+            left |= {int(pid) for pid in (group / "cgroup.procs").read_text().split()}
+    if os.geteuid() == 0:
+        uid = sandbox_uid()
+        left |= {p.pid for p in psutil.process_iter(["uids"]) if p.info["uids"] and p.info["uids"].real == uid}
+    return left
+
+
+def _charged(groups: tuple[Path, ...]) -> bool:
+    """True while a pids cgroup of the sandbox still counts a process (one that exited but is not reaped yet)."""
+    counters = [group / "pids.current" for group in groups if (group / "pids.current").exists()]
+    return any(counter.read_text().strip() != "0" for counter in counters)
+
+
+def _reap(pids: set[int]) -> None:
+    """Reap the zombie children of this process that were part of a sandbox: those of `pids`, and any bubblewrap
+    (the outer bubblewrap leaves as soon as the runner ends, so the inner one is orphaned, then ours)."""
+    for child in psutil.Process().children():
+        with contextlib.suppress(psutil.Error, ChildProcessError):
+            if child.status() == psutil.STATUS_ZOMBIE and (child.pid in pids or child.name() == TOOL):
+                os.waitpid(child.pid, os.WNOHANG)
+
+
+def clear(groups: tuple[Path, ...], family: list[psutil.Process]) -> None:
+    """Kill what is left of a stopped sandbox, reap it, wait until none of it is left, then remove its cgroups.
+
+    So the next runner of this process starts on a clean slot: no process of its user, no cgroup, and a fork
+    bomb's dying children never count against the next student's limits. `family`: the processes the
+    runner had started (all that a grader that is not root can find)."""
+    seen = {member.pid for member in family}
+    deadline = time.monotonic() + CLEAR_SECONDS
+    while time.monotonic() < deadline:
+        left = _leftovers(groups, seen)
+        seen |= left
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        _reap(seen)
+        if not left and not _charged(groups):
+            break
+        time.sleep(0.005)
+    for group in groups:
+        with contextlib.suppress(OSError):
+            group.rmdir()
 
 
 def _namespaces_and_user() -> tuple[list[str], list[str]]:
@@ -236,25 +315,36 @@ class Sandbox:
 
     def _hiding(self) -> list[str]:
         """bubblewrap options hiding the hidden paths, putting the kept paths back (the package as its copy
-        without the references, last, so that nothing mounts over it), and making it all read-only."""
-        kept = kept_paths()
+        without the references), and making the hidden folders read-only.
+
+        Mounts go in order of depth, so that what lies inside another mount comes after it: a kept path inside
+        a hidden folder is put back into it, and a hidden path inside a kept one (the course and the secret in
+        a folder that holds the Python environment) is hidden again once the kept path is back. A mount that the
+        mounts already made leave pointless is left out (a hidden path inside a hidden folder or the fresh /tmp,
+        a kept path still visible): only the mounts made decide whether a path is hidden, so a hidden folder
+        inside another one (the course and the secret in one temporary folder) changes nothing.
+        """
+        kept, package = kept_paths(), package_folder()
         hidden = self._hidden_paths(kept)
-        folders = {p for p in hidden if p.is_dir()}
-        outer = [p for p in hidden if not any(_inside(p, f) and p != f for f in folders)]
-        inner = [p for p in hidden if p not in outer and any(_inside(p, k) for k in kept)]  # inside what comes back
-        options = [option for path in outer for option in _hide(path, path in folders)]
-        holders = [folder for folder in outer if folder in folders] + [SCRATCH]  # /tmp is a fresh tmpfs too
-        package = package_folder()
-        for path in [*(path for path in kept if path != package), package]:
-            holder = next((folder for folder in holders if _inside(path, folder)), None)
-            if holder is None and path != package:
+        folders = {path for path in hidden if path.is_dir()}
+        made: list[tuple[Path, bool]] = [(SCRATCH, False)]  # (path, put back): /tmp is a fresh tmpfs too
+        options = []
+        paths = [(path, False) for path in hidden] + [(path, True) for path in kept]
+        for path, keep in sorted(paths, key=lambda mount: (len(mount[0].parts), mount[1])):
+            holder = next((mount for mount, _ in reversed(made) if mount != path and _inside(path, mount)), None)
+            hidden_above = holder is not None and (holder, False) in made
+            if keep and (hidden_above or path == package):
+                for parent in reversed(path.parents):  # folders that a root grader's runner (nobody) can walk through
+                    if hidden_above and holder in parent.parents:
+                        options += ["--perms", "0755", "--dir", str(parent)]
+                options += ["--ro-bind", str(self.package if path == package else path), str(path)]
+            elif not keep and not hidden_above:
+                options += _hide(path, path in folders)
+            else:
                 continue
-            for parent in reversed(path.parents):  # folders that a root grader's runner (nobody) can walk through
-                if holder is not None and holder in parent.parents:
-                    options += ["--perms", "0755", "--dir", str(parent)]
-            options += ["--ro-bind", str(self.package if path == package else path), str(path)]
-        options += [option for path in inner for option in _hide(path, path in folders)]
-        return options + [option for path in outer + inner if path in folders for option in ("--remount-ro", str(path))]
+            made.append((path, keep))
+        shown = [path for path, back in made if not back and path in folders]
+        return options + [option for path in shown for option in ("--remount-ro", str(path))]
 
     def command(self, cells_file: Path) -> tuple[list[str], dict[str, str], Path | None]:
         """The command starting the runner on `cells_file`, its environment and working folder."""
@@ -280,9 +370,11 @@ class Sandbox:
         """Where the runner finds the scratch copy."""
         return INSIDE_CELLS if self.enabled else str(cells_file)
 
-    def _preexec(self):
+    def _limits(self) -> tuple[tuple[Path, ...], Callable[[], None]]:
+        """The cgroups of the next runner (made now; `clear` removes them), and what applies the limits in it."""
         as_root = self.enabled and os.geteuid() == 0
-        return partial(apply_limits, self.settings, as_root, cgroups(self.settings) if as_root else ())
+        groups = cgroups(self.settings) if as_root else ()
+        return groups, partial(apply_limits, self.settings, as_root, groups)
 
     def own_scratch(self, *paths: Path) -> None:
         """Give the scratch files to the slot's user, readable by it alone (0600; folders 0700)."""
@@ -294,7 +386,9 @@ class Sandbox:
     def start(self, cells_file: Path, request: dict, log: Path, sent: int = 0) -> RunnerProcess:
         """Start a runner on the scratch copy `cells_file` and send it `request`; `sent`: bytes that the
         notebook's earlier runners sent (the notebook's allowance, `output_mb`, is shared)."""
+        reap_orphans()
         command, environment, cwd = self.command(cells_file)
+        groups, limits = self._limits()
         with open(log, "ab") as errors:
             process = subprocess.Popen(
                 command,
@@ -303,10 +397,10 @@ class Sandbox:
                 stderr=errors,
                 env=environment,
                 cwd=cwd,
-                preexec_fn=self._preexec(),
+                preexec_fn=limits,
                 start_new_session=True,
             )
-        runner = RunnerProcess(process, self.settings, sent)
+        runner = RunnerProcess(process, self.settings, sent, groups)
         try:
             process.stdin.write(json.dumps({**request, "cells": self.cells_path(cells_file)}).encode())
             process.stdin.close()
@@ -323,10 +417,14 @@ def probe(sandbox: Sandbox) -> None:
         raise SandboxUnavailable("setpriv (util-linux) is needed to run the sandbox as nobody")
     command, _, _ = sandbox.command(Path(os.devnull))
     command = command[: -len(RUNNER_ARGUMENTS)] + ["-I", "-c", "import sudoku_course.teaching.grading.runner"]
+    reap_orphans()
+    groups, limits = sandbox._limits()
     try:
-        result = subprocess.run(command, capture_output=True, timeout=60, env={}, preexec_fn=sandbox._preexec())
+        result = subprocess.run(command, capture_output=True, timeout=60, env={}, preexec_fn=limits)
     except (OSError, subprocess.TimeoutExpired) as error:
         raise SandboxUnavailable(f"{TOOL} does not start: {error}") from error
+    finally:
+        clear(groups, [])
     if result.returncode != 0:
         raise SandboxUnavailable(f"{TOOL} does not work here: {result.stderr.decode(errors='replace')[-500:]}")
 
@@ -358,9 +456,13 @@ def parse_message(line: bytes, step: int) -> Outcome | None:
 class RunnerProcess:
     """A started runner: one answer per step, each read within its own time limit and size limit."""
 
-    def __init__(self, process: subprocess.Popen, settings: GradingSettings, sent: int = 0) -> None:
+    def __init__(
+        self, process: subprocess.Popen, settings: GradingSettings, sent: int = 0, groups: tuple[Path, ...] = ()
+    ) -> None:
         self.process = process
         self.settings = settings
+        self.groups = groups
+        """The runner's cgroups, removed once it is stopped and its last process gone."""
         self.output_limit = settings.output_mb * MEGABYTE - sent
         """Bytes this runner may send in all (what the notebook's earlier runners left of its allowance)."""
         self.answer_limit = settings.answer_mb * MEGABYTE
@@ -416,15 +518,16 @@ class RunnerProcess:
         return line
 
     def stop(self) -> None:
-        """Kill the runner and everything it started."""
+        """Kill the runner and everything it started, and wait until all of it is gone (`clear`)."""
         try:
             family = psutil.Process(self.process.pid).children(recursive=True)
         except psutil.NoSuchProcess:
             family = []
         with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, 9)
+            os.killpg(self.process.pid, signal.SIGKILL)
         for member in family:
             with contextlib.suppress(psutil.NoSuchProcess):
                 member.kill()
         self.process.wait()
         self.process.stdout.close()
+        clear(self.groups, family)

@@ -38,10 +38,11 @@ import time
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 
 from ..exercises import Exercise
-from .program import PARAMETERS_TAG, CodeCell, definitions, parse, value_cells
+from ..isolation import VALUE, Outcome, run_call
+from .program import PARAMETERS_TAG, CodeCell, as_python, definitions, parse, value_cells
 
 # Exercise code never needs the teaching tools: any use of them counts as using an answer.
 TEACHING_PACKAGES = (
@@ -51,8 +52,40 @@ TEACHING_PACKAGES = (
 )
 IMPORTABLE_ROOTS = ("sudoku_course", "numpy")
 """Modules the scan may import to resolve a submission's imports (the course's own code and numpy)."""
-DYNAMIC_NAMES = frozenset({"exec", "eval", "compile", "__import__", "globals", "locals", "vars", "breakpoint"})
-DYNAMIC_MODULES = frozenset({"importlib", "gc", "inspect", "ctypes", "builtins", "_ctypes"})
+DYNAMIC_NAMES = frozenset(
+    {"exec", "eval", "compile", "__import__", "globals", "locals", "vars", "breakpoint", "__builtins__"}
+)
+DYNAMIC_MODULES = frozenset(
+    {
+        "importlib",
+        "gc",
+        "inspect",
+        "ctypes",
+        "_ctypes",
+        "builtins",
+        # modules that import, unpickle or run code named by a string
+        "runpy",
+        "pkgutil",
+        "zipimport",
+        "pickle",
+        "_pickle",
+        "marshal",
+        "copyreg",
+        "shelve",
+        "dill",
+        "cloudpickle",
+        "code",
+        "codeop",
+        "pydoc",
+        "timeit",
+        "doctest",
+        "cProfile",
+        "profile",
+        "pdb",
+        "trace",
+        "subprocess",
+    }
+)
 DYNAMIC_ATTRIBUTES = frozenset(
     {
         "modules",
@@ -72,6 +105,7 @@ DYNAMIC_ATTRIBUTES = frozenset(
         "ag_frame",
         "attrgetter",
         "methodcaller",
+        "__getattribute__",
     }
 )
 NAMED_ACCESS = frozenset({"getattr", "setattr", "delattr", "hasattr"})
@@ -271,6 +305,7 @@ def _read(node: ast.AST, imports: _Imports, budget: _Budget) -> _Uses:
     """What `node` uses: names, resolved objects, attributes, strings, dynamic code."""
     uses = _Uses()
     seen_chains: set[int] = set()
+    literal_access: set[int] = set()  # getattr & co. called with a literal name (a call is walked before its parts)
     for child in ast.walk(node):
         budget.spend()
         if isinstance(child, (ast.Import, ast.ImportFrom)):
@@ -284,6 +319,8 @@ def _read(node: ast.AST, imports: _Imports, budget: _Budget) -> _Uses:
             uses.names.add(child.id)
             if child.id in DYNAMIC_NAMES:
                 uses.dynamic.add(child.id)
+            if child.id in NAMED_ACCESS and id(child) not in literal_access:  # `g = getattr`, `map(getattr, ...)`
+                uses.dynamic.add(COMPUTED_NAME)
         elif isinstance(child, ast.Attribute):
             uses.attributes.add(child.attr)
             if child.attr in DYNAMIC_ATTRIBUTES or child.attr in DYNAMIC_NAMES:
@@ -295,6 +332,7 @@ def _read(node: ast.AST, imports: _Imports, budget: _Budget) -> _Uses:
             if name is None:
                 uses.dynamic.add(COMPUTED_NAME)
             else:
+                literal_access.add(id(child.func))
                 uses.attributes.add(name)
                 if name in DYNAMIC_ATTRIBUTES or name in DYNAMIC_NAMES:
                     uses.dynamic.add(name)
@@ -314,18 +352,37 @@ def _read(node: ast.AST, imports: _Imports, budget: _Budget) -> _Uses:
     return uses
 
 
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _binds(node: ast.AST) -> list[str]:
+    """The names one syntax node binds in the scope it is in (or, for `global` and `nonlocal`, declares)."""
+    if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+        return [node.id]
+    if isinstance(node, (*DEFINITIONS, ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+        return [node.name] if node.name else []
+    if isinstance(node, ast.MatchMapping):
+        return [node.rest] if node.rest else []
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [alias.asname or alias.name.partition(".")[0] for alias in node.names]
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return list(node.names)
+    return []
+
+
 def _bound_names(statement: ast.stmt) -> list[str]:
-    """The top-level names a statement binds (definitions, imports, assignments)."""
-    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return [statement.name]
-    if isinstance(statement, (ast.Import, ast.ImportFrom)):
-        return [alias.asname or alias.name.partition(".")[0] for alias in statement.names]
-    targets = []
-    if isinstance(statement, ast.Assign):
-        targets = statement.targets
-    elif isinstance(statement, (ast.AnnAssign, ast.AugAssign, ast.For)):
-        targets = [statement.target]
-    return [node.id for target in targets for node in ast.walk(target) if isinstance(node, ast.Name)]
+    """The top-level names a top-level statement may bind.
+
+    A definition binds its name, and the names that a `global` or `nonlocal` declaration anywhere inside it
+    reaches (a decorator's function, a class body or a nested function that binds the exercise's name) or an
+    assignment expression (`:=`) sets. Any other statement (an assignment, an import, or a block of the
+    parameters cell: `if`, `with`, `try`, `for`) binds every name bound anywhere inside it.
+    """
+    if not isinstance(statement, DEFINITIONS):
+        return [name for node in ast.walk(statement) for name in _binds(node)]
+    inner = [node for node in ast.walk(statement) if isinstance(node, (ast.Global, ast.Nonlocal, ast.NamedExpr))]
+    reached = [name for node in inner for name in _binds(node.target if isinstance(node, ast.NamedExpr) else node)]
+    return [statement.name, *reached]
 
 
 def _at_definition_time(statement: ast.stmt) -> list[ast.AST]:
@@ -376,6 +433,7 @@ class Scan:
         loading = [part for s in self.statements for part in _at_definition_time(s)] + parameters
         for part in loading:
             self._merge(self.loading, _read(part, self.imports, self.budget))
+        self.loading = self._closure(self.loading, list(self.loading.names))  # a decorator's body runs too
 
     @staticmethod
     def _merge(into: _Uses, uses: _Uses) -> None:
@@ -395,6 +453,10 @@ class Scan:
                 uses = _read(tree, self.imports, self.budget)
                 self._merge(total, uses)
                 waiting += uses.names
+        return self._closure(total, waiting)
+
+    def _closure(self, total: _Uses, waiting: list[str]) -> _Uses:
+        """`total` with the uses of the statements binding the names of `waiting`, and of the names they use."""
         seen: set[str] = set()
         taken: set[int] = set()
         while waiting:
@@ -457,3 +519,33 @@ def answers_used(cells: Sequence[CodeCell], item: Exercise) -> list[str]:
 def dynamic_code(cells: Sequence[CodeCell], item: Exercise) -> list[str]:
     """The dynamic code (tokens such as `exec`, `sys.modules`) that the submission's code for `item` uses."""
     return Scan(cells).findings(item).dynamic
+
+
+# ------------------------------------------------------------ the scan step: the text read in a child process
+@dataclass(frozen=True)
+class Reading:
+    """What the grader takes from a notebook's text (`read_code`)."""
+
+    cells: list[CodeCell]
+    """The code cells in Python, IPython's syntax translated (`program.as_python`): what the runner runs."""
+    places: list[str]
+    """Where each definition is (`Chunk.where`), in the order the runner runs them."""
+    notes: list[str]
+    """French notes on the cells that are not Python (their definitions are ignored)."""
+    findings: dict[str, Findings]
+    """What each exercise's code uses (answers, dynamic code), by exercise name."""
+
+
+def read_code(cells: Sequence[CodeCell], items: Sequence[Exercise]) -> Reading:
+    """The notebook's cells in Python, its definitions, and the scan of each exercise of `items`."""
+    python, notes = as_python(cells)
+    scan = Scan(python)
+    places = [chunk.where for chunk in definitions(python)]
+    return Reading(python, places, notes, {item.name: scan.findings(item) for item in items})
+
+
+def scan_notebook(cells: Sequence[CodeCell], items: Sequence[Exercise], seconds: float) -> Reading | Outcome:
+    """Step 3: `read_code` in a child process stopped after `seconds` (the notebook's time limit), so that no
+    text a student wrote holds the grader; the Reading, or the Outcome (timeout, error, crash) that stopped it."""
+    outcome = run_call(partial(read_code, cells, items), seconds)
+    return outcome.value if outcome.kind == VALUE else outcome

@@ -29,6 +29,9 @@ class GradingSettings:
     cells_limit: float = 120.0
     """The cells of an exercise whose answer is a value."""
     notebook_limit: float = 600.0
+    timeouts_per_exercise: int = 2
+    """Cases of an exercise that may run out of time before its other cases are not run (counted as failed):
+    an endless loop would otherwise cost each case its whole limit, as in the check cells (which stop at one)."""
     memory_mb: int = 2048
     """Address space of a runner process; also the memory of a job slot's cgroup, where cgroups are writable."""
     cpu_seconds: int = 900
@@ -55,7 +58,8 @@ class GradingSettings:
             f"time limits: each case {own} x {self.time_factor:g} (+{self.case_slack:g} s for the "
             f"runner to answer); setup {self.setup_limit:g} s; each definition {self.definition_limit:g}"
             f" s, all definitions of a notebook {self.definitions_total:g} s across restarts; value cells "
-            f"{self.cells_limit:g} s; each notebook {self.notebook_limit:g} s",
+            f"{self.cells_limit:g} s; each notebook {self.notebook_limit:g} s; an exercise's other cases are not run "
+            f"after {self.timeouts_per_exercise} of its cases ran out of time",
             f"runner limits: memory {self.memory_mb} MB, CPU {self.cpu_seconds} s, files written {self.file_size_mb}"
             f" MB, /tmp {self.scratch_mb} MB, answers {self.answer_mb} MB each and {self.output_mb} MB per notebook, "
             f"{self.processes} processes (a root grader)",
