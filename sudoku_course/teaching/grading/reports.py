@@ -44,7 +44,6 @@ from .reading import Master, Student, printable, sha256
 from .results import CRASHED, FLAGGED, INVALID, MISSING, OK, REJECTED, TIMED_OUT, ExerciseResult, NotebookResult
 from .results import NOT_DONE as NOT_DONE_STATUS
 from .scan import TOO_LARGE
-from .summary import summary_html
 
 GRADE_COLUMNS = ("student", "notebook", "exercise", "passed", "total", "points", "max_points", "status")
 
@@ -348,6 +347,8 @@ def write_reports(
         say(f"{labels[student]}: unknown file(s) {', '.join(map(printable, names))} (no lesson has that name)")
     grades, book = write_tables(results, exercises, unknown, labels, outputs)
     pages = write_feedback(results, outputs.feedback, labels)
+    from .summary import summary_html  # here: it draws with matplotlib, which `grade --help` does not need
+
     summary = write_atomically(outputs.summary, summary_html(results, masters, labels))
     say(f"{len(results)} notebook(s) graded: {grades}, {book}, {len(pages)} feedback page(s) in {outputs.feedback}")
     say(f"class summary: {summary}")
